@@ -1,0 +1,98 @@
+// weft: direct-style structured concurrency for Scala 3 on JDK 21+ virtual threads.
+// Module layout and layering: see ../shared/DESIGN.md and README.md.
+
+
+
+val jdkMajor: Int = sys.props("java.specification.version").split('.').last.toInt
+
+Global / onLoad := {
+  val previous = (Global / onLoad).value
+  state => {
+    if (jdkMajor < 21)
+      sys.error(
+        s"weft needs JDK 21 or newer, but sbt runs on JDK $jdkMajor (${sys.props("java.home")}). " +
+          "Run ./sbtw (it finds a JDK 21+), or set JAVA_HOME to a JDK 21+."
+      )
+    previous(state)
+  }
+}
+
+/** JVM flags for every forked JVM (tests, JMH, shootout). */
+val forkedJvmFlags: Seq[String] =
+  (if (jdkMajor >= 24) Seq("--sun-misc-unsafe-memory-access=allow") else Nil) ++
+    Seq("-XX:+UseParallelGC", "-Xss1m")
+
+ThisBuild / scalaVersion := Versions.scala3
+ThisBuild / organization := "dev.weft"
+ThisBuild / version := "0.1.0-SNAPSHOT"
+ThisBuild / scalacOptions ++= Seq("-release", "21", "-deprecation", "-feature", "-unchecked")
+ThisBuild / javacOptions ++= Seq("--release", "21")
+
+lazy val testSettings = Seq(
+  libraryDependencies += "org.scalameta" %% "munit" % Versions.munit % Test,
+  Test / fork := true,
+  Test / javaOptions ++= forkedJvmFlags ++ Seq("-Xmx2g"),
+  Test / parallelExecution := false,
+  Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b"),
+)
+
+lazy val root = (project in file("."))
+  .aggregate(core, io, bench, benchScala2, shootout)
+  .settings(publish / skip := true, name := "weft-root")
+
+/** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
+lazy val core = (project in file("core"))
+  .settings(testSettings)
+  .settings(
+    name := "weft-core",
+    libraryDependencies += "org.jetbrains.kotlinx" % "lincheck-jvm" % Versions.lincheck % Test,
+  )
+
+/** POSIX-like files, UDP and TCP as futures. */
+lazy val io = (project in file("io"))
+  .dependsOn(core)
+  .settings(testSettings)
+  .settings(name := "weft-io")
+
+/** JMH benchmarks, Scala 3: weft beside its peers. Never published. */
+lazy val bench = (project in file("bench"))
+  .dependsOn(core, io)
+  .enablePlugins(JmhPlugin)
+  .settings(testSettings)
+  .settings(
+    name := "weft-bench",
+    publish / skip := true,
+    libraryDependencies ++= Seq(
+      "com.softwaremill.ox" %% "core" % Versions.ox,
+      "com.softwaremill.jox" % "channels" % Versions.jox,
+      "org.typelevel" %% "cats-effect" % Versions.catsEffect,
+      "dev.zio" %% "zio" % Versions.zio,
+      "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
+      "org.jctools" % "jctools-core" % Versions.jctools,
+    ),
+    Jmh / javaOptions ++= forkedJvmFlags,
+  )
+
+/** JMH benchmarks for peers that exist only for Scala 2.13 (scala-async). */
+lazy val benchScala2 = (project in file("bench-scala2"))
+  .enablePlugins(JmhPlugin)
+  .settings(
+    name := "weft-bench-scala2",
+    publish / skip := true,
+    scalaVersion := Versions.scala213,
+    scalacOptions := Seq("-Xasync", "-release", "21"),
+    libraryDependencies += "org.scala-lang.modules" %% "scala-async" % Versions.scalaAsync,
+  )
+
+/** The main job: runs the JMH suite, writes reports/latest (REPORT.md, charts, JSON). */
+lazy val shootout = (project in file("shootout"))
+  .settings(testSettings)
+  .settings(
+    name := "weft-shootout",
+    publish / skip := true,
+    libraryDependencies ++= Seq(
+      "org.knowm.xchart" % "xchart" % Versions.xchart,
+      "com.lihaoyi" %% "ujson" % Versions.ujson,
+    ),
+  )
+

@@ -1,0 +1,22 @@
+import sbt.*
+
+/** Pinned versions: each one resolves from Maven Central (see DESIGN.md, "Peers"). */
+object Versions {
+  val scala3 = "3.3.7"
+  val scala213 = "2.13.16"
+  val munit = "1.3.0"
+  val ox = "1.0.0"
+  val jox = "1.0.1"
+  val catsEffect = "3.7.1"
+  val zio = "2.1.26"
+  val pekko = "1.4.0"
+  val scalaAsync = "1.0.1"
+  val jctools = "4.0.7"
+  val lincheck = "2.39"
+  val jcstress = "0.16"
+  val spymemcached = "2.12.3"
+  val xmemcached = "2.4.9"
+  val folsom = "1.21.0"
+  val xchart = "3.8.8"
+  val ujson = "4.0.2"
+}
