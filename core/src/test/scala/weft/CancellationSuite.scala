@@ -4,14 +4,15 @@ import java.util.concurrent.{CancellationException, CountDownLatch}
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.Failure
 
-/** `cancel()` completes a future at once, interrupts its thread and cancels its children;
-  * `uninterruptible` defers the cancellation to the end of the block, then raises it.
-  */
+/**
+ * `cancel()` completes a future at once, interrupts its thread and cancels its children;
+ * `uninterruptible` defers the cancellation to the end of the block, then raises it.
+ */
 class CancellationSuite extends munit.FunSuite:
 
   def isCancelled(r: scala.util.Try[?]): Boolean = r match
     case Failure(_: CancellationException) => true
-    case _ => false
+    case _                                 => false
 
   test("cancel completes the future at once with Failure(CancellationException)"):
     Async.blocking:

@@ -45,11 +45,15 @@ class CombinatorsSuite extends munit.FunSuite:
       val slow = Future { Thread.sleep(60_000); 1 }
       val fast = Future(2)
       assertEquals(fast.altC(slow).value, 2)
-      assert(slow.result match { case Failure(_: CancellationException) => true; case _ => false })
+      assert(slow.result match
+        case Failure(_: CancellationException) => true; case _ => false
+      )
 
   test("altC with all failing acts like alt"):
     Async.blocking:
-      val f = Future[Int](throw IllegalArgumentException("a")).altC(Future[Int] { Thread.sleep(20); throw boom })
+      val f = Future[Int](throw IllegalArgumentException("a")).altC(Future[Int] {
+        Thread.sleep(20); throw boom
+      })
       assertEquals(f.result, Failure(boom))
 
   test("awaitAll returns values in order"):
@@ -69,7 +73,10 @@ class CombinatorsSuite extends munit.FunSuite:
     Async.blocking:
       assertEquals(Seq(Future[Int](throw boom), Future { Thread.sleep(10); 5 }).awaitFirst, 5)
       val e = intercept[IllegalStateException]:
-        Seq(Future[Int](throw IllegalArgumentException("x")), Future[Int] { Thread.sleep(20); throw boom }).awaitFirst
+        Seq(
+          Future[Int](throw IllegalArgumentException("x")),
+          Future[Int] { Thread.sleep(20); throw boom }
+        ).awaitFirst
       assertEquals(e, boom)
 
   test("awaitFirstWithCancel cancels the others"):

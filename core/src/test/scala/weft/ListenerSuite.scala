@@ -4,9 +4,10 @@ import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 import scala.util.{Success, Try}
 
-/** The listener protocol: take-or-decline, locks retired on completion, `lockBoth` in the global
-  * order (no deadlock under concurrent pairing of overlapping listeners).
-  */
+/**
+ * The listener protocol: take-or-decline, locks retired on completion, `lockBoth` in the global
+ * order (no deadlock under concurrent pairing of overlapping listeners).
+ */
 class ListenerSuite extends munit.FunSuite:
 
   /** A locked listener counting its completions. */

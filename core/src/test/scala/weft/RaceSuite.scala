@@ -4,9 +4,10 @@ import java.util.concurrent.{CountDownLatch, ThreadLocalRandom}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Success, Try}
 
-/** `Async.race`, `either` and `select`: exactly one winner, losers keep their values, every
-  * losing listener is dropped, and many races sharing sources never deadlock.
-  */
+/**
+ * `Async.race`, `either` and `select`: exactly one winner, losers keep their values, every
+ * losing listener is dropped, and many races sharing sources never deadlock.
+ */
 class RaceSuite extends munit.FunSuite:
 
   def core[T](f: Future[T]): CoreFuture[T] = f.asInstanceOf[CoreFuture[T]]
@@ -55,8 +56,12 @@ class RaceSuite extends munit.FunSuite:
       val a = Promise[Int]()
       val b = Future { Thread.sleep(10); "b" }
       val out = Async.select(
-        a.future.handle(_ => { fired.incrementAndGet(); "a" }),
-        b.handle(r => { fired.incrementAndGet(); r.get + "!" })
+        a.future.handle(_ =>
+          fired.incrementAndGet(); "a"
+        ),
+        b.handle(r =>
+          fired.incrementAndGet(); r.get + "!"
+        )
       )
       assertEquals(out, "b!")
       assertEquals(fired.get, 1)
@@ -64,7 +69,8 @@ class RaceSuite extends munit.FunSuite:
 
   test("select with ~~> syntax"):
     Async.blocking:
-      val r = Async.select(Future.now(Success(1)) ~~> (_.get + 1), Promise[Int]().future ~~> (_ => 0))
+      val r =
+        Async.select(Future.now(Success(1)) ~~> (_.get + 1), Promise[Int]().future ~~> (_ => 0))
       assertEquals(r, 2)
 
   test("stress: many racers share sources; exactly one winner each; nothing left registered"):

@@ -4,9 +4,10 @@ import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch}
 import scala.jdk.CollectionConverters.*
 import scala.util.Failure
 
-/** Nothing started inside `Async.blocking` / `Async.group` outlives it: every thread started in
-  * the scope has terminated when the scope returns, whatever way the scope ends.
-  */
+/**
+ * Nothing started inside `Async.blocking` / `Async.group` outlives it: every thread started in
+ * the scope has terminated when the scope returns, whatever way the scope ends.
+ */
 class StructuredConcurrencySuite extends munit.FunSuite:
 
   /** Records the thread of every future body it wraps. */
@@ -136,5 +137,7 @@ class StructuredConcurrencySuite extends munit.FunSuite:
     Async.blocking:
       val bad = Future[Int](throw IllegalArgumentException("bad"))
       val good = Future { Thread.sleep(20); 2 }
-      assert(bad.result.match { case Failure(_: IllegalArgumentException) => true; case _ => false })
+      assert(bad.result.match
+        case Failure(_: IllegalArgumentException) => true; case _ => false
+      )
       assertEquals(good.value, 2)
