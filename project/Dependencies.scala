@@ -1,7 +1,7 @@
-import sbt.*
+import sbt._
 
 /** Pinned versions: each one resolves from Maven Central (see DESIGN.md, "Peers"). */
-object Versions:
+object Versions {
   val scala3 = "3.3.7"
   val scala213 = "2.13.16"
   val munit = "1.3.0"
@@ -19,3 +19,4 @@ object Versions:
   val folsom = "1.21.0"
   val xchart = "3.8.8"
   val ujson = "4.0.2"
+}
