@@ -199,24 +199,6 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 
   def sendSource(x: T): Source[Try[Unit]] = SendSource[T](this, encode(x))
 
-  /**
-   * Sends `x` if that needs no waiting (a reader is parked for it, or the buffer has room).
-   * @return
-   *   whether `x` was sent
-   * @throws ChannelClosedException
-   *   if the channel is closed
-   */
-  def trySend(x: T): Boolean =
-    var result: Try[Unit] | Null = null
-    sendSource(x).poll(weft.Listener((r, _) => result = r))
-    result match
-      case null          => false
-      case Failure(e)    => throw e
-      case Success(_)    => true
-
-  /** Reads a value if one is ready now: `None` if not, `Some(Failure(..))` once closed. */
-  def tryRead(): Option[Try[T]] = canRead.poll()
-
   // ---- watch list (readers that are listeners) ----
 
   private[channels] def addWatch(w: Watch[T]): Unit =

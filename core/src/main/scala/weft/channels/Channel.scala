@@ -24,6 +24,22 @@ trait SendableChannel[T]:
    */
   def sendSource(x: T): Source[Try[Unit]]
 
+  /**
+   * Sends `x` only if that needs no waiting (a reader is waiting for it, or the buffer has
+   * room); never blocks.
+   * @return
+   *   whether `x` was sent
+   * @throws ChannelClosedException
+   *   if the channel is closed
+   */
+  def trySend(x: T): Boolean =
+    var result: Try[Unit] | Null = null
+    sendSource(x).poll(weft.Listener((r, _) => result = r))
+    result match
+      case null                   => false
+      case scala.util.Failure(e)  => throw e
+      case _                      => true
+
 /** The reading end of a channel. */
 trait ReadableChannel[T]:
 
@@ -37,6 +53,9 @@ trait ReadableChannel[T]:
 
   /** Suspends until a value can be read and returns it; `Failure` once closed and drained. */
   def read()(using Async): Try[T] = Async.await(canRead)
+
+  /** Reads a value if one is ready now: `None` if not, `Some(Failure(..))` once closed. */
+  def tryRead(): Option[Try[T]] = canRead.poll()
 
 /**
  * A channel: values sent on it are read by exactly one reader each, in order per sender.
