@@ -309,8 +309,11 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
    * Sends `v` for listener `k` now if no waiting is needed (see [[trySend]]); `true` if `k`
    * was completed (or is gone), `false` if the send would have to wait.
    */
-  private[channels] def sendNow(v: AnyRef, k: weft.Listener[Try[Unit]], src: SendSource[T])
-      : Boolean =
+  private[channels] def sendNow(
+      v: AnyRef,
+      k: weft.Listener[Try[Unit]],
+      src: SendSource[T]
+  ): Boolean =
     while true do
       val h = sendHint.get()
       val s = senders

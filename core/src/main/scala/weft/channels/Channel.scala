@@ -36,9 +36,9 @@ trait SendableChannel[T]:
     var result: Try[Unit] | Null = null
     sendSource(x).poll(weft.Listener((r, _) => result = r))
     result match
-      case null                   => false
-      case scala.util.Failure(e)  => throw e
-      case _                      => true
+      case null                  => false
+      case scala.util.Failure(e) => throw e
+      case _                     => true
 
 /** The reading end of a channel. */
 trait ReadableChannel[T]:

@@ -87,9 +87,11 @@ private[channels] object Cells:
       if listener != null && listener.nn.lock == null then NumberedLock() else null
 
     /** The lock that guards completing this sender (`null` for a blocking send). */
-    val lock: ListenerLock | Null = if own != null then own else listener match
-      case null => null
-      case l    => l.nn.lock
+    val lock: ListenerLock | Null = if own != null then own
+    else
+      listener match
+        case null => null
+        case l    => l.nn.lock
 
     /** Whether this is a blocking `send` (completed by setting `outcome`). */
     inline def isBlocking: Boolean = fiber != null

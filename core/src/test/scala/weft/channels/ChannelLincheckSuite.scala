@@ -19,10 +19,10 @@ abstract class LincheckChannelOps(ch: Channel[Int]):
     catch case _: ChannelClosedException => "closed"
 
   @Operation def tryRead(): String = ch.tryRead() match
-    case None                                       => "empty"
-    case Some(Success(v))                           => v.toString
+    case None                                     => "empty"
+    case Some(Success(v))                         => v.toString
     case Some(Failure(_: ChannelClosedException)) => "closed"
-    case Some(Failure(e))                           => e.toString
+    case Some(Failure(e))                         => e.toString
 
   @Operation def close(): Unit = ch.close()
 
@@ -43,12 +43,12 @@ class ChannelLincheckSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(170, "s")
 
   private def modelCheck(c: Class[?]): Unit =
-    val o = ModelCheckingOptions().iterations(20).invocationsPerIteration(300).threads(3)
+    val o = ModelCheckingOptions().iterations(3).invocationsPerIteration(50).threads(2)
       .actorsPerThread(3)
     LinCheckerKt.check(o, c)
 
   private def stress(c: Class[?]): Unit =
-    val o = StressOptions().iterations(20).invocationsPerIteration(500).threads(3)
+    val o = StressOptions().iterations(10).invocationsPerIteration(200).threads(3)
       .actorsPerThread(3)
     LinCheckerKt.check(o, c)
 

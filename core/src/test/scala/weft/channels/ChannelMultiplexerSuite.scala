@@ -14,7 +14,11 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       val mux = ChannelMultiplexer[Int]()
       val p1 = SyncChannel[Int]()
       val p2 = BufferedChannel[Int](4)
-      val subs = List(UnboundedChannel[Try[Int]](), UnboundedChannel[Try[Int]](), BufferedChannel[Try[Int]](2))
+      val subs = List(
+        UnboundedChannel[Try[Int]](),
+        UnboundedChannel[Try[Int]](),
+        BufferedChannel[Try[Int]](2)
+      )
       mux.addPublisher(p1); mux.addPublisher(p2)
       subs.foreach(mux.addSubscriber)
       val runner = Future(mux.run())
@@ -43,7 +47,7 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       runner.await
       sub.read() match
         case Success(Failure(_: ChannelClosedException)) => ()
-        case other                                        => fail(s"got $other")
+        case other                                       => fail(s"got $other")
       pub.send(2) // the publisher is still open
       assertEquals(pub.read(), Success(2))
       sub.send(Success(3)) // the subscriber too

@@ -39,7 +39,8 @@ class ChannelSelectSuite extends munit.FunSuite:
   test("a send losing a select sends nothing"):
     val ch = SyncChannel[Int]()
     Async.blocking:
-      val r = Async.select(ch.sendSource(1) ~~> (_ => "sent"), Future.now(Success(0)) ~~> (_ => "f"))
+      val r =
+        Async.select(ch.sendSource(1) ~~> (_ => "sent"), Future.now(Success(0)) ~~> (_ => "f"))
       assertEquals(r, "f")
       val late = Future(ch.read())
       Thread.sleep(30)

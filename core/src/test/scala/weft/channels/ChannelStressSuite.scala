@@ -34,7 +34,8 @@ class ChannelStressSuite extends munit.FunSuite:
             while r.isSuccess do
               received.add(r.get)
               r = ch.read()
-        val producers = (0 until 4).map(p => Future(for i <- 0 until perProducer do ch.send(p * perProducer + i)))
+        val producers =
+          (0 until 4).map(p => Future(for i <- 0 until perProducer do ch.send(p * perProducer + i)))
         producers.foreach(_.await)
         ch.close()
         consumers.foreach(_.await)

@@ -2,7 +2,10 @@ package weft.bench.channels
 
 import java.util.concurrent.{SynchronousQueue, TimeUnit}
 import org.openjdk.jmh.annotations.*
-import weft.Async
+import weft.{Async, ~~>}
+import _root_.weft.channels as wch
+import _root_.ox.channels as och
+import com.softwaremill.jox as jx
 import weft.bench.channels.ChannelBenchSupport.*
 
 /**
@@ -22,38 +25,83 @@ class ChannelChain1000Bench:
 
   @Benchmark @OperationsPerInvocation(100)
   def weft(): Unit =
-    val chs = Array.fill(Links + 1)(weft.channels.SyncChannel[Integer]())
+    val chs = Array.fill(Links + 1)(wch.SyncChannel[Integer]())
     val ts = (0 until Links).map: k =>
-      vt(Async.blocking { var i = 0; while i < Values do { chs(k + 1).send(chs(k).read().get); i += 1 } })
-    pair(Async.blocking { var i = 0; while i < Values do { chs(0).send(i); i += 1 } }):
-      Async.blocking { var i = 0; while i < Values do { chs(Links).read(); i += 1 } }
+      vt(Async.blocking {
+        var i = 0;
+        while i < Values do
+          chs(k + 1).send(chs(k).read().get); i += 1
+      })
+    pair(Async.blocking {
+      var i = 0;
+      while i < Values do
+        chs(0).send(i); i += 1
+    }):
+      Async.blocking {
+        var i = 0;
+        while i < Values do
+          chs(Links).read(); i += 1
+      }
     ts.foreach(_.join())
 
   @Benchmark @OperationsPerInvocation(100)
   def jox(): Unit =
-    val chs = Array.fill(Links + 1)(com.softwaremill.jox.Channel.newRendezvousChannel[Integer]())
+    val chs = Array.fill(Links + 1)(jx.Channel.newRendezvousChannel[Integer]())
     val ts = (0 until Links).map: k =>
-      vt { var i = 0; while i < Values do { chs(k + 1).send(chs(k).receive()); i += 1 } }
-    pair { var i = 0; while i < Values do { chs(0).send(i); i += 1 } }:
-      var i = 0; while i < Values do { chs(Links).receive(); i += 1 }
+      vt {
+        var i = 0;
+        while i < Values do
+          chs(k + 1).send(chs(k).receive()); i += 1
+      }
+    pair {
+      var i = 0;
+      while i < Values do
+        chs(0).send(i); i += 1
+    } {
+      var i = 0;
+      while i < Values do
+        chs(Links).receive(); i += 1
+    }
     ts.foreach(_.join())
 
   @Benchmark @OperationsPerInvocation(100)
   def ox(): Unit =
-    val chs = Array.fill(Links + 1)(ox.channels.Channel.rendezvous[Integer])
+    val chs = Array.fill(Links + 1)(och.Channel.rendezvous[Integer])
     val ts = (0 until Links).map: k =>
-      vt { var i = 0; while i < Values do { chs(k + 1).send(chs(k).receive()); i += 1 } }
-    pair { var i = 0; while i < Values do { chs(0).send(i); i += 1 } }:
-      var i = 0; while i < Values do { chs(Links).receive(); i += 1 }
+      vt {
+        var i = 0;
+        while i < Values do
+          chs(k + 1).send(chs(k).receive()); i += 1
+      }
+    pair {
+      var i = 0;
+      while i < Values do
+        chs(0).send(i); i += 1
+    } {
+      var i = 0;
+      while i < Values do
+        chs(Links).receive(); i += 1
+    }
     ts.foreach(_.join())
 
   @Benchmark @OperationsPerInvocation(100)
   def juc(): Unit =
     val qs = Array.fill(Links + 1)(SynchronousQueue[Integer]())
     val ts = (0 until Links).map: k =>
-      vt { var i = 0; while i < Values do { qs(k + 1).put(qs(k).take()); i += 1 } }
-    pair { var i = 0; while i < Values do { qs(0).put(i); i += 1 } }:
-      var i = 0; while i < Values do { qs(Links).take(); i += 1 }
+      vt {
+        var i = 0;
+        while i < Values do
+          qs(k + 1).put(qs(k).take()); i += 1
+      }
+    pair {
+      var i = 0;
+      while i < Values do
+        qs(0).put(i); i += 1
+    } {
+      var i = 0;
+      while i < Values do
+        qs(Links).take(); i += 1
+    }
     ts.foreach(_.join())
 
 /**
@@ -72,10 +120,18 @@ class Select2Bench:
 
   @Benchmark @OperationsPerInvocation(N)
   def weft(): Unit =
-    val a = weft.channels.SyncChannel[Integer]()
-    val b = weft.channels.SyncChannel[Integer]()
-    val sb = vt(Async.blocking { var i = 0; while i < Half do { b.send(i); i += 1 } })
-    pair(Async.blocking { var i = 0; while i < Half do { a.send(i); i += 1 } }):
+    val a = wch.SyncChannel[Integer]()
+    val b = wch.SyncChannel[Integer]()
+    val sb = vt(Async.blocking {
+      var i = 0;
+      while i < Half do
+        b.send(i); i += 1
+    })
+    pair(Async.blocking {
+      var i = 0;
+      while i < Half do
+        a.send(i); i += 1
+    }):
       Async.blocking:
         var i = 0
         while i < N do
@@ -85,24 +141,42 @@ class Select2Bench:
 
   @Benchmark @OperationsPerInvocation(N)
   def jox(): Unit =
-    val a = com.softwaremill.jox.Channel.newRendezvousChannel[Integer]()
-    val b = com.softwaremill.jox.Channel.newRendezvousChannel[Integer]()
-    val sb = vt { var i = 0; while i < Half do { b.send(i); i += 1 } }
-    pair { var i = 0; while i < Half do { a.send(i); i += 1 } }:
+    val a = jx.Channel.newRendezvousChannel[Integer]()
+    val b = jx.Channel.newRendezvousChannel[Integer]()
+    val sb = vt {
+      var i = 0;
+      while i < Half do
+        b.send(i); i += 1
+    }
+    pair {
+      var i = 0;
+      while i < Half do
+        a.send(i); i += 1
+    } {
       var i = 0
       while i < N do
-        com.softwaremill.jox.Select.select(a.receiveClause(), b.receiveClause())
+        jx.Select.select(a.receiveClause(), b.receiveClause())
         i += 1
+    }
     sb.join()
 
   @Benchmark @OperationsPerInvocation(N)
   def ox(): Unit =
-    val a = ox.channels.Channel.rendezvous[Integer]
-    val b = ox.channels.Channel.rendezvous[Integer]
-    val sb = vt { var i = 0; while i < Half do { b.send(i); i += 1 } }
-    pair { var i = 0; while i < Half do { a.send(i); i += 1 } }:
+    val a = och.Channel.rendezvous[Integer]
+    val b = och.Channel.rendezvous[Integer]
+    val sb = vt {
+      var i = 0;
+      while i < Half do
+        b.send(i); i += 1
+    }
+    pair {
+      var i = 0;
+      while i < Half do
+        a.send(i); i += 1
+    } {
       var i = 0
       while i < N do
-        ox.channels.select(a.receiveClause, b.receiveClause)
+        och.select(a.receiveClause, b.receiveClause)
         i += 1
+    }
     sb.join()

@@ -1,8 +1,17 @@
 package weft.bench.channels
 
-import java.util.concurrent.{ArrayBlockingQueue, BlockingQueue, LinkedTransferQueue, SynchronousQueue, TimeUnit}
+import java.util.concurrent.{
+  ArrayBlockingQueue,
+  BlockingQueue,
+  LinkedTransferQueue,
+  SynchronousQueue,
+  TimeUnit
+}
 import org.openjdk.jmh.annotations.*
 import weft.Async
+import _root_.weft.channels as wch
+import _root_.ox.channels as och
+import com.softwaremill.jox as jx
 import weft.bench.channels.ChannelBenchSupport.*
 
 /**
@@ -18,13 +27,13 @@ import weft.bench.channels.ChannelBenchSupport.*
 @Fork(1)
 abstract class ChannelPairBench:
   /** A fresh weft channel of this workload's kind. */
-  def weftChannel(): weft.channels.Channel[Integer]
+  def weftChannel(): wch.Channel[Integer]
 
   /** A fresh jox channel of this workload's kind. */
-  def joxChannel(): com.softwaremill.jox.Channel[Integer]
+  def joxChannel(): jx.Channel[Integer]
 
   /** A fresh Ox channel of this workload's kind. */
-  def oxChannel(): ox.channels.Channel[Integer]
+  def oxChannel(): och.Channel[Integer]
 
   /** A fresh j.u.c. queue that plays this kind. */
   def jucQueue(): BlockingQueue[Integer]
@@ -32,51 +41,80 @@ abstract class ChannelPairBench:
   @Benchmark @OperationsPerInvocation(N)
   def weft(): Unit =
     val ch = weftChannel()
-    pair(Async.blocking { var i = 0; while i < N do { ch.send(i); i += 1 } }):
-      Async.blocking { var i = 0; while i < N do { ch.read(); i += 1 } }
+    pair(Async.blocking {
+      var i = 0;
+      while i < N do
+        ch.send(i); i += 1
+    }):
+      Async.blocking {
+        var i = 0;
+        while i < N do
+          ch.read(); i += 1
+      }
 
   @Benchmark @OperationsPerInvocation(N)
   def jox(): Unit =
     val ch = joxChannel()
-    pair { var i = 0; while i < N do { ch.send(i); i += 1 } }:
-      var i = 0; while i < N do { ch.receive(); i += 1 }
+    pair {
+      var i = 0;
+      while i < N do
+        ch.send(i); i += 1
+    } {
+      var i = 0;
+      while i < N do
+        ch.receive(); i += 1
+    }
 
   @Benchmark @OperationsPerInvocation(N)
   def ox(): Unit =
     val ch = oxChannel()
-    pair { var i = 0; while i < N do { ch.send(i); i += 1 } }:
-      var i = 0; while i < N do { ch.receive(); i += 1 }
+    pair {
+      var i = 0;
+      while i < N do
+        ch.send(i); i += 1
+    } {
+      var i = 0;
+      while i < N do
+        ch.receive(); i += 1
+    }
 
   @Benchmark @OperationsPerInvocation(N)
   def juc(): Unit =
     val q = jucQueue()
-    pair { var i = 0; while i < N do { q.put(i); i += 1 } }:
-      var i = 0; while i < N do { q.take(); i += 1 }
+    pair {
+      var i = 0;
+      while i < N do
+        q.put(i); i += 1
+    } {
+      var i = 0;
+      while i < N do
+        q.take(); i += 1
+    }
 
 /** Workload `channel-sync`: rendezvous; j.u.c. peer is `SynchronousQueue`. */
 class ChannelSyncBench extends ChannelPairBench:
-  def weftChannel() = weft.channels.SyncChannel[Integer]()
-  def joxChannel() = com.softwaremill.jox.Channel.newRendezvousChannel[Integer]()
-  def oxChannel() = ox.channels.Channel.rendezvous[Integer]
+  def weftChannel() = wch.SyncChannel[Integer]()
+  def joxChannel() = jx.Channel.newRendezvousChannel[Integer]()
+  def oxChannel() = och.Channel.rendezvous[Integer]
   def jucQueue() = SynchronousQueue[Integer]()
 
 /** Workload `channel-buffered-16`: buffer of 16; j.u.c. peer is `ArrayBlockingQueue(16)`. */
 class ChannelBuffered16Bench extends ChannelPairBench:
-  def weftChannel() = weft.channels.BufferedChannel[Integer](16)
-  def joxChannel() = com.softwaremill.jox.Channel.newBufferedChannel[Integer](16)
-  def oxChannel() = ox.channels.Channel.buffered[Integer](16)
+  def weftChannel() = wch.BufferedChannel[Integer](16)
+  def joxChannel() = jx.Channel.newBufferedChannel[Integer](16)
+  def oxChannel() = och.Channel.buffered[Integer](16)
   def jucQueue() = ArrayBlockingQueue[Integer](16)
 
 /** Workload `channel-buffered-100`: buffer of 100; j.u.c. peer is `ArrayBlockingQueue(100)`. */
 class ChannelBuffered100Bench extends ChannelPairBench:
-  def weftChannel() = weft.channels.BufferedChannel[Integer](100)
-  def joxChannel() = com.softwaremill.jox.Channel.newBufferedChannel[Integer](100)
-  def oxChannel() = ox.channels.Channel.buffered[Integer](100)
+  def weftChannel() = wch.BufferedChannel[Integer](100)
+  def joxChannel() = jx.Channel.newBufferedChannel[Integer](100)
+  def oxChannel() = och.Channel.buffered[Integer](100)
   def jucQueue() = ArrayBlockingQueue[Integer](100)
 
 /** Workload `channel-unbounded`: unbounded; j.u.c. peer is `LinkedTransferQueue`. */
 class ChannelUnboundedBench extends ChannelPairBench:
-  def weftChannel() = weft.channels.UnboundedChannel[Integer]()
-  def joxChannel() = com.softwaremill.jox.Channel.newUnlimitedChannel[Integer]()
-  def oxChannel() = ox.channels.Channel.unlimited[Integer]
+  def weftChannel() = wch.UnboundedChannel[Integer]()
+  def joxChannel() = jx.Channel.newUnlimitedChannel[Integer]()
+  def oxChannel() = och.Channel.unlimited[Integer]
   def jucQueue() = LinkedTransferQueue[Integer]()
