@@ -78,14 +78,14 @@ object RaceSource:
 
     def complete(data: T, source: Source[T]): Unit =
       done = true
-      // Drop before completing `k`, so that no losing listener is left once the awaiter resumes;
-      // retire the own lock only after `k` is completed, so that `kill` (which must acquire it)
-      // knows whether `k` got a value.
-      dropFromAll()
-      race.forget(k, this)
       k.complete(data, race)
+      // Retire the own lock only after `k` is completed, so that `kill` (which must acquire it)
+      // knows whether `k` got a value. Drop from the sources only after releasing every lock:
+      // a source's `dropListener` may acquire this listener's lock (channels do).
       val o = own
       if o != null then o.retire()
+      race.forget(k, this)
+      dropFromAll()
 
     /**
      * Makes the race uncompletable when its listener is dropped (an await gave up): after this

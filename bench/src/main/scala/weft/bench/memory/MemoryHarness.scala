@@ -35,12 +35,10 @@ object MemoryHarness:
         s"unknown contender $id; known: ${PendingContenders.ids.mkString(", ")}"
       )
     )
-    val result =
-      try contender.measure(n)
-      catch
-        case e: OutOfMemoryError =>
-          emit(s"""{"contender": "$id", "n": $n, "failed": true, "error": "OutOfMemoryError"}""")
-    emit(result)
+    try contender.measure(n)
+    catch
+      case e: OutOfMemoryError =>
+        emit(s"""{"contender": "$id", "n": $n, "failed": true, "error": "OutOfMemoryError"}""")
 
   /**
    * Prints the result line and halts the JVM: pending operations never finish, so nothing may
