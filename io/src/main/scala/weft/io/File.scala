@@ -3,9 +3,10 @@ package weft.io
 import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.charset.{Charset, StandardCharsets}
-import java.nio.file.{Path, StandardOpenOption}
+import java.nio.file.{Files, Path, StandardOpenOption}
 import java.util.concurrent.atomic.AtomicReference
 import weft.{Async, Future}
+import weft.runtime.AsyncSupport
 
 /**
  * A file opened POSIX-style, whose reads and writes are futures (seed 002, `PosixLikeIO.File`).
@@ -16,8 +17,16 @@ import weft.{Async, Future}
  *   try f.readString(1024).await finally f.close()
  * }}}
  *
- * Each operation runs a blocking `FileChannel` call on its own virtual thread (see [[IOTask]]
- * and ADR 0002) and returns at once. Relative operations ([[read]], [[write]], [[readString]],
+ * ==Where operations run==
+ * Operations call a blocking `FileChannel` (ADR 0002). A transfer of more than
+ * [[File.InPlaceLimit]] bytes, or any transfer on a file that is not a regular file (a pipe, a
+ * device: those may wait indefinitely), runs on its own virtual thread and the call returns at
+ * once (see [[IOTask]]). A smaller transfer on a regular file runs in place, on the caller, and
+ * returns a completed future: it takes microseconds, less than a handoff to another thread
+ * would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports regular
+ * files always ready for the same reason). Either way the result is the future's.
+ *
+ * Relative operations ([[read]], [[write]], [[readString]],
  * [[writeString]]) use and advance the file position, so start one only after the previous one
  * completed; positional ones (`read(buffer, position)`, `write(buffer, position)`) leave the
  * position alone and may run concurrently.
@@ -25,10 +34,13 @@ import weft.{Async, Future}
  * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); an
  * operation on a file that is not open fails with `ClosedChannelException` naming the path.
  *
- * Cancellation: cancelling an operation's future before it completes closes the file
- * ([[isOpened]] becomes `false`; later operations fail with `ClosedChannelException`). The
- * bytes transferred by the cancelled operation are unspecified. Cancelling a completed future
- * does nothing.
+ * Cancellation: cancelling an operation's future before it completes (so, one running on its
+ * own thread) closes the file: [[isOpened]] becomes `false`, later operations fail with
+ * `ClosedChannelException`, and how many bytes the cancelled operation transferred is
+ * unspecified. Cancelling a completed future does nothing. Limitation: on a pipe or device the
+ * JDK cannot stop a transfer blocked on a virtual thread (its close waits for the transfer), so
+ * the close runs in the background and the operation's thread, which the scope joins, returns
+ * only when the transfer does.
  *
  * @param path
  *   the file's path (not empty)
@@ -37,6 +49,9 @@ final class File(val path: String) extends IOResource:
   require(path != null && path.nonEmpty, "File path must not be empty")
 
   private val channelRef = AtomicReference[FileChannel | Null](null)
+
+  // Whether the open file is a regular file (so small transfers run in place); set by `open`.
+  @volatile private var regular = false
 
   private[io] def describe: String = s"file $path"
 
@@ -56,7 +71,9 @@ final class File(val path: String) extends IOResource:
    */
   def open(options: StandardOpenOption*): File =
     if isOpened then throw IllegalStateException(s"$describe is already open")
-    val c = FileChannel.open(Path.of(path), options*)
+    val p = Path.of(path)
+    val c = FileChannel.open(p, options*)
+    regular = Files.isRegularFile(p)
     val previous = channelRef.getAndSet(c)
     if previous != null then previous.close()
     this
@@ -65,6 +82,15 @@ final class File(val path: String) extends IOResource:
   def close(): Unit =
     val c = channelRef.getAndSet(null)
     if c != null then c.close()
+
+  /**
+   * After a cancellation: closes at once a regular file (closing waits only for a transfer in
+   * progress, which a regular file keeps short); closes any other file on a separate virtual
+   * thread, because the JDK cannot interrupt a transfer blocked on a pipe or device from a
+   * virtual thread, and the close waits for it.
+   */
+  override private[io] def closeOnCancel(): Unit =
+    if regular then close() else AsyncSupport.default.start(() => close())
 
   /** The file's current size in bytes. */
   def size(): Long = channel().size()
@@ -77,13 +103,13 @@ final class File(val path: String) extends IOResource:
    */
   def read(buffer: ByteBuffer)(using Async): Future[Int] =
     checkDestination(buffer)
-    withChannel(c => IOTask.start(this)(c.read(buffer)))
+    withChannel(c => run(buffer.remaining)(c.read(buffer)))
 
   /** As [[read]], at `position` (the file position is not used nor changed). */
   def read(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkDestination(buffer)
     checkPosition(position)
-    withChannel(c => IOTask.start(this)(c.read(buffer, position)))
+    withChannel(c => run(buffer.remaining)(c.read(buffer, position)))
 
   /**
    * Reads up to `size` bytes (fewer only at the end of the file) from the file position and
@@ -96,7 +122,7 @@ final class File(val path: String) extends IOResource:
   ): Future[String] =
     require(size >= 0, s"readString size must be >= 0, got $size")
     withChannel: c =>
-      IOTask.start(this):
+      run(size):
         val a = ByteArrayPool.take(size)
         try
           val bb = ByteBuffer.wrap(a, 0, size)
@@ -111,7 +137,7 @@ final class File(val path: String) extends IOResource:
    */
   def write(buffer: ByteBuffer)(using Async): Future[Int] =
     withChannel: c =>
-      IOTask.start(this):
+      run(buffer.remaining):
         var n = 0
         while buffer.hasRemaining do n += c.write(buffer)
         n
@@ -120,7 +146,7 @@ final class File(val path: String) extends IOResource:
   def write(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkPosition(position)
     withChannel: c =>
-      IOTask.start(this):
+      run(buffer.remaining):
         var n = 0
         while buffer.hasRemaining do n += c.write(buffer, position + n)
         n
@@ -134,7 +160,7 @@ final class File(val path: String) extends IOResource:
       Async
   ): Future[Int] =
     withChannel: c =>
-      IOTask.start(this):
+      run(s.length):
         val buffer = ByteBuffer.wrap(s.getBytes(charset))
         while buffer.hasRemaining do c.write(buffer)
         buffer.limit()
@@ -150,8 +176,21 @@ final class File(val path: String) extends IOResource:
     val c = channelRef.get()
     if c == null then Future.failed(IOErrors.closed(describe)) else op(c)
 
+  /** Runs a transfer of about `bytes` bytes in place or on its own thread (class comment). */
+  private inline def run[T](bytes: Long)(inline body: T)(using Async): Future[T] =
+    if regular && bytes <= File.InPlaceLimit then IOTask.inPlace(this)(body)
+    else IOTask.start(this)(body)
+
   private def checkDestination(buffer: ByteBuffer): Unit =
     require(!buffer.isReadOnly, s"cannot read $describe into a read-only buffer")
 
   private def checkPosition(position: Long): Unit =
     require(position >= 0, s"file position must be >= 0, got $position")
+
+/** Constants of [[File]]. */
+object File:
+  /**
+   * Transfers of at most this many bytes (64 KiB) on a regular file run in place on the caller
+   * (see the class comment).
+   */
+  val InPlaceLimit: Int = 64 * 1024

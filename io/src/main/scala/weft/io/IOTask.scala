@@ -50,12 +50,22 @@ final private[io] class IOTask[T](
 
   override def cancel(): Unit =
     if tryComplete(Failure(CancellationException(s"${owner.describe}: operation cancelled"))) then
-      owner.close()
+      owner.closeOnCancel()
 
 /** Starting [[IOTask]]s. */
 private[io] object IOTask:
 
   private val noDiscard: Any => Unit = _ => ()
+
+  /**
+   * Runs `body` now, on the caller's thread, and returns its result as a completed future
+   * (failures re-created with the owner's description): for operations that finish in
+   * microseconds and cannot block indefinitely, where a thread handoff would cost more than
+   * the operation.
+   */
+  inline def inPlace[T](owner: IOResource)(inline body: T): Future[T] =
+    try Future.successful(body)
+    catch case e: Throwable => Future.failed(IOErrors.withContext(e, owner.describe))
 
   /** Starts `body` on a new virtual thread in the caller's scope; see [[IOTask]]. */
   def start[T](owner: IOResource, discard: T => Unit = noDiscard)(body: => T)(using
@@ -73,3 +83,6 @@ private[io] trait IOResource:
 
   /** Closes the resource; idempotent. */
   def close(): Unit
+
+  /** Closes the resource after a cancellation; must not block for long. */
+  private[io] def closeOnCancel(): Unit = close()

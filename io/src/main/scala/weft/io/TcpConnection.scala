@@ -235,6 +235,7 @@ final class TcpConnection private[io] (
       val at = indexOf(delimiter)
       if at >= 0 then
         val len = at - buf.position()
+        if len > maxLength then throw IOException(s"no delimiter within $maxLength bytes")
         val out = ByteBuffer.allocate(len)
         out.put(0, buf, buf.position(), len)
         buf.position(at + delimiter.length)
