@@ -81,6 +81,13 @@ class SocketUDPSuite extends munit.FunSuite:
       assert(r.result.failed.get.isInstanceOf[CancellationException])
       assert(!s.isOpened)
 
+  test("the end of the scope cancels pending receives and closes their sockets"):
+    val sockets = (0 until 50).map(_ => SocketUDP().bindAndOpen(0))
+    val pending = Async.blocking(sockets.map(_.receive()))
+    for r <- pending do
+      assert(r.poll().exists(_.failed.get.isInstanceOf[CancellationException]), r)
+    assert(sockets.forall(!_.isOpened))
+
   test("withSocketUDP closes the socket when the body throws"):
     var seen: SocketUDP = null
     intercept[IllegalStateException]:
