@@ -72,7 +72,7 @@ object Task:
         try Success(Async.group(body))
         catch
           case e: CancellationException if Cancellation.pending => throw e
-          case NonFatal(e)                                     => Failure(e)
+          case NonFatal(e)                                      => Failure(e)
       val last = max != 0 && runs == max
       if last || outcome.isSuccess == untilSuccess then result = outcome
       else

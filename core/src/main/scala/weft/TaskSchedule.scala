@@ -46,7 +46,10 @@ object TaskSchedule:
       exponentialBase: Int = 2,
       override val maxRepetitions: Long = 0
   ) extends TaskSchedule(millis, maxRepetitions):
-    require(exponentialBase >= 1, s"ExponentialBackoff: exponentialBase must be >= 1, got $exponentialBase")
+    require(
+      exponentialBase >= 1,
+      s"ExponentialBackoff: exponentialBase must be >= 1, got $exponentialBase"
+    )
 
   /**
    * Runs the body, pausing `millis * F(k)` milliseconds after the `k`-th run, where `F` is the

@@ -105,13 +105,19 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
       val i = ks.indexOf(k)
       if i >= 0 && !STATE.compareAndSet(this, s, ks.patch(i, Nil, 1)) then dropListener(k)
 
+  /** The number of registered listeners (0 once done): for tests and diagnostics. */
+  private[weft] def listenerCount: Int = state match
+    case ks: List[?] => ks.size
+    case _           => 0
+
   override def toString: String = state match
     case b: java.lang.Boolean => s"Timer($duration, ${if b then "rang" else "cancelled"})"
-    case _                    => s"Timer($duration, ${if started then "ticking" else "not started"})"
+    case _ => s"Timer($duration, ${if started then "ticking" else "not started"})"
 
 /** Helpers of [[StartableTimer]]. */
 object StartableTimer:
-  private val lookup = MethodHandles.privateLookupIn(classOf[StartableTimer], MethodHandles.lookup())
+  private val lookup =
+    MethodHandles.privateLookupIn(classOf[StartableTimer], MethodHandles.lookup())
   private val STATE: VarHandle =
     lookup.findVarHandle(classOf[StartableTimer], "state", classOf[AnyRef])
   private val STARTED: VarHandle =

@@ -77,15 +77,21 @@ object Retry:
      */
     case DecorrelatedJitter(base: FiniteDuration, max: FiniteDuration)
 
-    this match
-      case None => ()
+    this match // the singleton `None` is not initialised yet while it is constructed
       case Constant(p) =>
         require(p.length >= 0, s"Retry.Delay.Constant: pause must be >= 0, got $p")
       case Exponential(i, m, f) =>
-        require(i.length >= 0 && i <= m, s"Retry.Delay.Exponential: need 0 <= initial <= max, got $i, $m")
+        require(
+          i.length >= 0 && i <= m,
+          s"Retry.Delay.Exponential: need 0 <= initial <= max, got $i, $m"
+        )
         require(f >= 1.0 && !f.isNaN, s"Retry.Delay.Exponential: factor must be >= 1, got $f")
       case DecorrelatedJitter(b, m) =>
-        require(b.length >= 0 && b <= m, s"Retry.Delay.DecorrelatedJitter: need 0 <= base <= max, got $b, $m")
+        require(
+          b.length >= 0 && b <= m,
+          s"Retry.Delay.DecorrelatedJitter: need 0 <= base <= max, got $b, $m"
+        )
+      case _ => ()
 
     /** The pause in nanoseconds before the `k`-th retry, given the previous one. */
     private[weft] def nanosFor(k: Int, previous: Long, random: RandomGenerator): Long = this match
@@ -99,7 +105,8 @@ object Retry:
         val hi = math.max(lo, if previous == 0 then lo else saturating3(previous))
         math.min(max.toNanos, if hi == lo then lo else random.nextLong(lo, hi + 1))
 
-  private def saturating3(n: Long): Long = if n > Long.MaxValue / 3 then Long.MaxValue - 1 else n * 3
+  private def saturating3(n: Long): Long =
+    if n > Long.MaxValue / 3 then Long.MaxValue - 1 else n * 3
 
   /** How a computed pause `d` is randomised. */
   enum Jitter:

@@ -1,0 +1,114 @@
+package weft.time
+
+import java.util.concurrent.CancellationException
+import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.ConcurrentLinkedQueue
+import scala.jdk.CollectionConverters.*
+import weft.*
+import TimeTesting.*
+
+/** Semaphore: permits, guards, fairness, acquisition as a select case, and no lost permits. */
+class SemaphoreSuite extends munit.FunSuite:
+
+  test("acquire takes a permit and closing the guard returns it, once"):
+    val s = Semaphore(2)
+    Async.blocking:
+      val g1 = s.acquire()
+      val g2 = s.acquire()
+      assertEquals(s.available, 0)
+      assertEquals(s.tryAcquire(), None)
+      g1.close()
+      g1.close()
+      assertEquals(s.available, 1)
+      assert(g1.isClosed)
+      g2.close()
+    assertEquals(s.available, 2)
+
+  test("at most `permits` holders at a time, under contention"):
+    val s = Semaphore(3)
+    val inside = AtomicInteger()
+    val peak = AtomicInteger()
+    val done = AtomicInteger()
+    Async.blocking:
+      (1 to 300).map: _ =>
+        Future:
+          s.withPermit:
+            peak.accumulateAndGet(inside.incrementAndGet(), math.max)
+            Thread.`yield`()
+            inside.decrementAndGet()
+            done.incrementAndGet()
+      .awaitAll
+    assertEquals(done.get, 300)
+    assert(peak.get <= 3, s"peak ${peak.get}")
+    assertEquals(s.available, 3)
+
+  test("waiters are served in FIFO order, and newcomers do not overtake them"):
+    val s = Semaphore(1)
+    val order = ConcurrentLinkedQueue[Int]()
+    Async.blocking:
+      val holder = s.acquire()
+      val fs = (1 to 6).map: i =>
+        val f = Future(s.withPermit(order.add(i)))
+        awaitCondition(s"waiter $i queued")(s.waiting == i)
+        f
+      assertEquals(s.tryAcquire(), None)
+      holder.close()
+      fs.awaitAll
+    assertEquals(order.asScala.toList, (1 to 6).toList)
+
+  test("in a select, a busy semaphore loses to a timer and leaves no waiter behind"):
+    val s = Semaphore(1)
+    Async.blocking:
+      val g = s.acquire()
+      val r = Async.select(s.acquiring ~~> (_ => "permit"), Timer(20) ~~> (_ => "timer"))
+      assertEquals(r, "timer")
+      assertEquals(s.waiting, 0)
+      g.close()
+      assertEquals(s.available, 1)
+
+  test("in a select, a free semaphore wins and exactly one permit is taken"):
+    val a = Semaphore(1)
+    val b = Semaphore(1)
+    Async.blocking:
+      val g = Async.select(a.acquiring ~~> identity, b.acquiring ~~> identity)
+      assertEquals(a.available + b.available, 1)
+      g.close()
+    assertEquals(a.available + b.available, 2)
+
+  test("a waiter cancelled while queued leaves the queue and loses no permit"):
+    val s = Semaphore(1)
+    Async.blocking:
+      val g = s.acquire()
+      val f = Future(s.acquire())
+      awaitCondition("queued")(s.waiting == 1)
+      f.cancel()
+      assert(f.result.failed.get.isInstanceOf[CancellationException])
+      awaitCondition("dropped")(s.waiting == 0)
+      g.close()
+    assertEquals(s.available, 1)
+
+  test("stress: selects racing two semaphores and timers conserve every permit"):
+    val a = Semaphore(2)
+    val b = Semaphore(1)
+    val got = AtomicInteger()
+    Async.blocking:
+      (1 to 400).map: i =>
+        Future:
+          val r = Async.select(
+            a.acquiring ~~> (g => Some(g)),
+            b.acquiring ~~> (g => Some(g)),
+            Timer(i % 3) ~~> (_ => None)
+          )
+          r.foreach: g =>
+            got.incrementAndGet()
+            Thread.`yield`()
+            g.close()
+      .awaitAll
+    assertEquals(a.available, 2)
+    assertEquals(b.available, 1)
+    assertEquals(a.waiting + b.waiting, 0)
+    assert(got.get > 0)
+
+  test("zero or negative permits are an IllegalArgumentException"):
+    intercept[IllegalArgumentException](Semaphore(0))
+    intercept[IllegalArgumentException](Semaphore(-3))
