@@ -110,6 +110,40 @@ class SemaphoreSuite extends munit.FunSuite:
     assertEquals(b.available, 1)
     assert(got.get > 0)
 
+  /** A racing listener already completed elsewhere (its lock retired): it declines every offer. */
+  private def alreadyCompleted(): (Listener[Semaphore.Guard], NumberedLock) =
+    val retirable = NumberedLock()
+    val l = new Listener[Semaphore.Guard]:
+      val lock: ListenerLock | Null = retirable
+      def complete(data: Semaphore.Guard, source: Source[Semaphore.Guard]): Unit =
+        fail("a declining listener was completed")
+    (l, retirable)
+
+  test("a listener that declines never keeps a permit: poll, onComplete and hand-off"):
+    val s = Semaphore(1)
+    val (gone, lock) = alreadyCompleted()
+    assert(lock.acquire())
+    lock.retire()
+    assert(s.acquiring.poll(gone)) // a permit was offered ...
+    assertEquals(s.available, 1) // ... declined, and kept
+    s.acquiring.onComplete(gone)
+    assertEquals(s.available, 1)
+    assertEquals(s.waiting, 0)
+    // hand-off: a queued listener that is completed elsewhere before the release skips its turn
+    Async.blocking:
+      val g = s.acquire()
+      val (queued, qlock) = alreadyCompleted()
+      s.acquiring.onComplete(queued)
+      val next = Future(s.acquire())
+      awaitCondition("both queued")(s.waiting == 2)
+      assert(qlock.acquire())
+      qlock.retire()
+      g.close()
+      // a liveness guard (not a timing assertion): a lost permit would hang here forever
+      withTimeout(20_000)(next.await).close()
+    assertEquals(s.waiting, 0)
+    assertEquals(s.available, 1)
+
   test("zero or negative permits are an IllegalArgumentException"):
     intercept[IllegalArgumentException](Semaphore(0))
     intercept[IllegalArgumentException](Semaphore(-3))
