@@ -5,10 +5,11 @@ package weft
  * counts runs exactly: `maxRepetitions = n > 0` means the body runs at most `n` times in total
  * (never `n + 1`); `0` means no limit. What the task's future ends with:
  *
- * | schedule                                       | stops at                    | future ends with                             |
- * |:-----------------------------------------------|:----------------------------|:---------------------------------------------|
- * | `Every`, `ExponentialBackoff`, `FibonacciBackoff`, `RepeatUntilFailure` | the first failure, or after `n` runs | `Failure` of that first failure, else `Success` of the `n`-th (last) value |
- * | `RepeatUntilSuccess`                           | the first success, or after `n` runs | `Success` of that first success, else `Failure` of the `n`-th (last) failure |
+ *   - `Every`, `ExponentialBackoff`, `FibonacciBackoff`, `RepeatUntilFailure`: stop at the
+ *     first failure and end with that `Failure`; if `n` runs all succeed, end with the `Success`
+ *     of the `n`-th (last) run.
+ *   - `RepeatUntilSuccess`: stops at the first success and ends with that `Success`; if `n` runs
+ *     all fail, ends with the `Failure` of the `n`-th (last) run.
  *
  * With no limit, a schedule ends only by its stop condition or by cancellation. Cancelling the
  * task's future stops it at once: a pause or a run in progress is interrupted, no further run
