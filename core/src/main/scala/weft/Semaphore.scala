@@ -34,8 +34,15 @@ final class Semaphore(val permits: Int):
   private var free: Int = permits // guarded by lock
   private val waiters = java.util.ArrayDeque[Listener[Semaphore.Guard]]() // guarded by lock
 
-  /** Suspends until a permit is free (FIFO), and returns the guard that releases it. */
-  def acquire()(using async: Async): Semaphore.Guard = async.await(acquiring)
+  /**
+   * Suspends until a permit is free (FIFO), and returns the guard that releases it. A free permit
+   * nobody waits for is taken at once, without suspending.
+   * @throws java.util.concurrent.CancellationException
+   *   if the scope is cancelled (before or while waiting); no permit is then taken
+   */
+  def acquire()(using async: Async): Semaphore.Guard =
+    Cancellation.check("Semaphore.acquire")
+    if reserve() then Semaphore.Guard(this) else async.await(acquiring)
 
   /** Takes a permit if one is free now and nobody is waiting; never blocks. */
   def tryAcquire(): Option[Semaphore.Guard] =

@@ -144,6 +144,26 @@ class SemaphoreSuite extends munit.FunSuite:
     assertEquals(s.waiting, 0)
     assertEquals(s.available, 1)
 
+  test("acquire in a cancelled scope throws and takes no permit, even if one is free"):
+    val s = Semaphore(1)
+    val outcome = java.util.concurrent.atomic.AtomicReference("not run")
+    Async.blocking:
+      val started = Promise[Unit]()
+      val f = Future:
+        try
+          started.success(())
+          sleep(60_000)
+        catch case _: CancellationException => ()
+        outcome.set:
+          try
+            s.acquire()
+            "acquired"
+          catch case _: CancellationException => "refused"
+      started.future.await
+      f.cancel()
+    assertEquals(outcome.get, "refused")
+    assertEquals(s.available, 1)
+
   test("zero or negative permits are an IllegalArgumentException"):
     intercept[IllegalArgumentException](Semaphore(0))
     intercept[IllegalArgumentException](Semaphore(-3))
