@@ -140,7 +140,8 @@ private[weft] final class JvmAsync(
 
   def withGroup(g: CompletionGroup): Async = JvmAsync(g, runner, support)
 
-  private def cancellationPending: Boolean =
+  /** Whether the scope (or the future) this context belongs to has been cancelled. */
+  private[weft] def cancellationPending: Boolean =
     val r = runner
     if r == null then group.isCancelled
     else r.cancellationPending || (group.isCancelled && !r.inUninterruptible)

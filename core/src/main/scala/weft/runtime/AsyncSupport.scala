@@ -22,6 +22,12 @@ trait Scheduler:
   /** Runs `task` after `delayNanos` (>= 0); the returned handle cancels it if not yet run. */
   def schedule(delayNanos: Long, task: Runnable): Scheduler.Cancel
 
+  /**
+   * The number of tasks scheduled and neither run nor cancelled yet (a diagnostic, e.g. to check
+   * that cancelled timers are freed); may be approximate while tasks are being added.
+   */
+  def pendingCount: Int
+
 /** Handles returned by a [[Scheduler]]. */
 object Scheduler:
 
@@ -72,3 +78,5 @@ object AsyncSupport:
       require(delayNanos >= 0, s"delay must be >= 0, got $delayNanos ns")
       val f: ScheduledFuture[?] = executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS)
       () => f.cancel(false)
+
+    def pendingCount: Int = executor.getQueue.size

@@ -1,0 +1,60 @@
+package weft.bench.time
+
+import java.util.concurrent.{Executors, ScheduledExecutorService, TimeUnit}
+import scala.concurrent.duration.*
+import org.openjdk.jmh.annotations.*
+
+/**
+ * Workload `timer-arm-cancel`: the cost of a timeout that never fires, i.e. arming a 10-second
+ * timer and cancelling it. weft's `Timer` (on its shared scheduler) against a JDK
+ * `ScheduledExecutorService` with one thread (what weft used at first), from one virtual thread.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Array(Mode.Throughput))
+@OutputTimeUnit(TimeUnit.SECONDS)
+@OperationsPerInvocation(TimerArmCancel.N)
+class TimerArmCancel:
+  import TimerArmCancel.*
+
+  private var jdk: ScheduledExecutorService = null
+
+  /** Starts the JDK executor. */
+  @Setup def setup(): Unit = jdk = Executors.newSingleThreadScheduledExecutor()
+
+  /** Stops the JDK executor. */
+  @TearDown def tearDown(): Unit = jdk.shutdownNow()
+
+  /** weft: `Timer(10.seconds)` then `cancel()`. */
+  @Benchmark
+  def weft(): Int = VirtualLoop.run {
+    var n = 0
+    var i = 0
+    while i < N do
+      val t = _root_.weft.Timer(Delay)
+      t.cancel()
+      if t.isDone then n += 1
+      i += 1
+    n
+  }
+
+  /** JDK: `schedule(10 s)` then `cancel(false)` on a one-thread scheduled executor. */
+  @Benchmark
+  def jdkScheduledExecutor(): Int = VirtualLoop.run {
+    var n = 0
+    var i = 0
+    while i < N do
+      val f = jdk.schedule(Noop, 10, TimeUnit.SECONDS)
+      if f.cancel(false) then n += 1
+      i += 1
+    n
+  }
+
+/** Parameters of [[TimerArmCancel]]. */
+object TimerArmCancel:
+  /** Operations per invocation. */
+  inline val N = 1000
+
+  /** A delay that never elapses during a run. */
+  val Delay: FiniteDuration = 10.seconds
+
+  private val Noop: Runnable = () => ()

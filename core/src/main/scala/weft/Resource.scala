@@ -1,0 +1,128 @@
+package weft
+
+import java.util.concurrent.CancellationException
+
+/**
+ * A value that must be released after use: a file, a connection, a permit.
+ *
+ * A resource is a description; nothing is acquired until [[use]]. `use(f)` acquires the value,
+ * runs `f` on it, and releases it, exactly once, however `f` ends: normally, by exception, or by
+ * cancellation of the scope. Composite resources (`flatMap`, [[Resource.both]], [[Resource.all]])
+ * acquire left to right and release in reverse order; each release runs even if an inner one
+ * failed.
+ *
+ * Errors: the body's exception always wins. A release failing after a failed body is attached to
+ * the body's exception with `addSuppressed`; a release failing after a successful body is thrown.
+ * If an acquisition fails, the parts already acquired are released and the acquisition's
+ * exception is thrown.
+ *
+ * ==Cancellation==
+ * Acquisition and release run inside `uninterruptible`: cancellation neither interrupts them nor
+ * loses an acquired value. If the scope is cancelled during acquisition, the value is released
+ * at once and `use` throws `CancellationException` without running the body; if it is cancelled
+ * while the body runs, the body is interrupted and the value released. A scope already cancelled
+ * acquires nothing.
+ *
+ * ==Algorithm==
+ * Composition is continuation-passing: `a.flatMap(f).use(g) = a.use(x => f(x).use(g))`, so
+ * the release order is the nesting order of the `use` calls, reversed by construction, and the
+ * error rules live in one place ([[Resource.Primitive]]).
+ */
+sealed trait Resource[+T]:
+
+  /** Acquires the value, runs `body` on it, releases it (see the rules above). */
+  def use[R](body: T => R)(using Async): R
+
+  /** The same resource, seen through `f` (which runs after acquisition, before the body). */
+  def map[U](f: T => U): Resource[U] = Resource.Mapped(this, f)
+
+  /** A resource acquired after this one, from its value; released before this one. */
+  def flatMap[U](f: T => Resource[U]): Resource[U] = Resource.FlatMapped(this, f)
+
+/** Building resources. */
+object Resource:
+
+  /**
+   * A resource acquired by `acquire` and released by `release`.
+   *
+   * @param acquire
+   *   runs uninterruptibly; if it throws, nothing is to be released
+   * @param release
+   *   runs uninterruptibly, exactly once per successful acquisition
+   */
+  def apply[T](acquire: Async ?=> T, release: T => Async ?=> Unit): Resource[T] =
+    Primitive(() => acquire, release)
+
+  /** A resource released by its `close()` method. */
+  def fromAutoCloseable[T <: AutoCloseable](acquire: Async ?=> T): Resource[T] =
+    apply(acquire, _.close())
+
+  /** A value that needs no release. */
+  def pure[T](value: T): Resource[T] = Pure(value)
+
+  /** Both resources: `a` acquired first, released last. */
+  def both[A, B](a: Resource[A], b: Resource[B]): Resource[(A, B)] =
+    a.flatMap(x => b.map(y => (x, y)))
+
+  /** All resources in order: acquired left to right, released right to left. */
+  def all[T](resources: Seq[Resource[T]]): Resource[Seq[T]] =
+    resources.foldRight[Resource[List[T]]](pure(Nil)): (r, rest) =>
+      r.flatMap(x => rest.map(x :: _))
+
+  /** An acquire/release pair; holds the error rules. */
+  private final class Primitive[T](acquire: () => Async ?=> T, release: T => Async ?=> Unit)
+      extends Resource[T]:
+    def use[R](body: T => R)(using async: Async): R =
+      Cancellation.check("Resource.use")
+      var acquired = false
+      var value: T | Null = null
+      try
+        uninterruptible:
+          value = acquire()
+          acquired = true
+      catch
+        case c: CancellationException if acquired =>
+          // cancelled during acquisition: release what we got, then report the cancellation
+          releaseAfter(value.asInstanceOf[T], c)
+          throw c
+      val v = value.asInstanceOf[T]
+      val result =
+        try body(v)
+        catch
+          case e: Throwable =>
+            releaseAfter(v, e)
+            throw e
+      val failure = runRelease(v)
+      if failure != null then throw failure
+      result
+
+    /** Releases after `primary` was thrown: a release failure is attached to it. */
+    private def releaseAfter(v: T, primary: Throwable)(using Async): Unit =
+      val failure = runRelease(v)
+      if failure != null && (failure ne primary) then primary.addSuppressed(failure)
+
+    /**
+     * Runs `release` uninterruptibly; returns its failure, or `null`. A cancellation deferred
+     * during the release is not returned: it stays pending on the scope and surfaces at the next
+     * await, so it never hides the body's own outcome.
+     */
+    private def runRelease(v: T)(using Async): Throwable | Null =
+      var failure: Throwable | Null = null
+      try
+        uninterruptible:
+          try release(v)
+          catch case e: Throwable => failure = e
+      catch case _: CancellationException => () // deferred cancellation: stays pending
+      failure
+
+  /** `Resource.pure(value)`. */
+  private final class Pure[T](value: T) extends Resource[T]:
+    def use[R](body: T => R)(using Async): R = body(value)
+
+  /** `r.map(f)`. */
+  private final class Mapped[T, U](r: Resource[T], f: T => U) extends Resource[U]:
+    def use[R](body: U => R)(using Async): R = r.use(t => body(f(t)))
+
+  /** `r.flatMap(f)`. */
+  private final class FlatMapped[T, U](r: Resource[T], f: T => Resource[U]) extends Resource[U]:
+    def use[R](body: U => R)(using Async): R = r.use(t => f(t).use(body))

@@ -1,0 +1,149 @@
+package weft
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import scala.annotation.tailrec
+import scala.concurrent.duration.{FiniteDuration, MILLISECONDS}
+import weft.runtime.{AsyncSupport, Scheduler}
+
+/** What a timer offers: `true` when its time has elapsed, `false` when it was cancelled first. */
+type TimerRang = Boolean
+
+/**
+ * A one-shot timer that starts counting when [[start]] is called; a [[Source]] of [[TimerRang]].
+ *
+ * After [[start]], the timer rings once `duration` has elapsed and offers `true` to every
+ * listener, then and forever after (like a completed future). [[cancel]] before it rings makes it
+ * offer `false` instead and frees its scheduler entry at once. Either outcome is final.
+ *
+ * ==Algorithm==
+ * One volatile field, changed by compare-and-set: a `List` of waiting listeners while pending, or
+ * a `java.lang.Boolean` once rung or cancelled. Ringing and cancelling race by CAS; the winner
+ * offers its value to the listeners of the list it replaced. No thread is used per timer: `start`
+ * schedules one task on the single timer thread of `weft.runtime` (a heap of delayed tasks).
+ * `start` publishes the scheduler handle and then re-reads the state, while `cancel` sets the
+ * state and then reads the handle, so whichever runs second cancels the scheduled task: a
+ * cancelled timer never stays in the scheduler.
+ *
+ * @param duration
+ *   the delay, at least zero
+ */
+class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Scheduler)
+    extends OriginalSource[TimerRang],
+      Cancellable:
+  import StartableTimer.*
+
+  require(duration.length >= 0, s"a timer's delay must be >= 0, got $duration")
+
+  /** A timer of `duration` (at least zero), on the default scheduler. */
+  def this(duration: FiniteDuration) = this(duration, AsyncSupport.default.scheduler)
+
+  /** A timer of `millis` milliseconds (at least zero), on the default scheduler. */
+  def this(millis: Long) = this(StartableTimer.millisToDuration(millis))
+
+  @volatile private var state: AnyRef = Nil
+  @volatile private var handle: Scheduler.Cancel | Null = null
+  @volatile private var started: Boolean = false
+
+  /** The delay in whole milliseconds. */
+  def millis: Long = duration.toMillis
+
+  /**
+   * Starts counting `duration` from now. A cancelled timer stays cancelled (this does nothing).
+   * @throws IllegalStateException
+   *   if the timer was already started
+   */
+  def start(): Unit =
+    if !STARTED.compareAndSet(this, false, true) then
+      throw IllegalStateException("this timer was already started")
+    if !isDone then
+      val h = scheduler.schedule(duration.toNanos, () => finish(true))
+      handle = h
+      if isDone then h.cancel()
+
+  /** Whether the timer has rung or been cancelled. */
+  def isDone: Boolean = state.isInstanceOf[java.lang.Boolean]
+
+  /**
+   * Cancels the timer if it has not rung: it then offers `false`, and its scheduler entry is
+   * freed. Does nothing on a timer that has already rung.
+   */
+  def cancel(): Unit =
+    if finish(false) then
+      val h = handle
+      if h != null then h.cancel()
+
+  /** Sets the outcome if still pending and offers it to the waiting listeners. */
+  @tailrec
+  private def finish(rang: Boolean): Boolean = state match
+    case _: java.lang.Boolean => false
+    case s =>
+      if STATE.compareAndSet(this, s, java.lang.Boolean.valueOf(rang)) then
+        s.asInstanceOf[List[Listener[TimerRang]]].reverse.foreach: k =>
+          try k.completeNow(rang, this)
+          catch case e: Throwable => weft.runtime.Fiber.reportUncaught(e)
+        true
+      else finish(rang)
+
+  def poll(k: Listener[TimerRang]): Boolean = state match
+    case b: java.lang.Boolean =>
+      k.completeNow(b.booleanValue, this)
+      true
+    case _ => false
+
+  @tailrec
+  protected final def addListener(k: Listener[TimerRang]): Unit = state match
+    case b: java.lang.Boolean => k.completeNow(b.booleanValue, this)
+    case s =>
+      val ks = s.asInstanceOf[List[Listener[TimerRang]]]
+      if !STATE.compareAndSet(this, s, k :: ks) then addListener(k)
+
+  @tailrec
+  final def dropListener(k: Listener[TimerRang]): Unit = state match
+    case _: java.lang.Boolean => ()
+    case s =>
+      val ks = s.asInstanceOf[List[Listener[TimerRang]]]
+      val i = ks.indexOf(k)
+      if i >= 0 && !STATE.compareAndSet(this, s, ks.patch(i, Nil, 1)) then dropListener(k)
+
+  /** The number of registered listeners (0 once done): for tests and diagnostics. */
+  private[weft] def listenerCount: Int = state match
+    case ks: List[?] => ks.size
+    case _           => 0
+
+  override def toString: String = state match
+    case b: java.lang.Boolean => s"Timer($duration, ${if b then "rang" else "cancelled"})"
+    case _ => s"Timer($duration, ${if started then "ticking" else "not started"})"
+
+/** Helpers of [[StartableTimer]]. */
+object StartableTimer:
+  private val lookup =
+    MethodHandles.privateLookupIn(classOf[StartableTimer], MethodHandles.lookup())
+  private val STATE: VarHandle =
+    lookup.findVarHandle(classOf[StartableTimer], "state", classOf[AnyRef])
+  private val STARTED: VarHandle =
+    lookup.findVarHandle(classOf[StartableTimer], "started", classOf[Boolean])
+
+  /** `millis` as a duration; a clear error for negative values. */
+  private[weft] def millisToDuration(millis: Long): FiniteDuration =
+    require(millis >= 0, s"a delay must be >= 0 milliseconds, got $millis")
+    FiniteDuration(millis, MILLISECONDS)
+
+/**
+ * A timer that starts counting at its creation: `Async.await(Timer(1000))` waits one second and
+ * returns `true` (or `false` if the timer was cancelled meanwhile). Usable in `Async.race` and
+ * `Async.select` like any source. Cancel timers you no longer need, to free their scheduler
+ * entry (or use [[sleep]], which does).
+ *
+ * @param duration
+ *   the delay, at least zero
+ */
+class Timer private[weft] (duration: FiniteDuration, scheduler: Scheduler)
+    extends StartableTimer(duration, scheduler):
+
+  /** A started timer of `duration` (at least zero). */
+  def this(duration: FiniteDuration) = this(duration, AsyncSupport.default.scheduler)
+
+  /** A started timer of `millis` milliseconds (at least zero). */
+  def this(millis: Long) = this(StartableTimer.millisToDuration(millis))
+
+  start()

@@ -1,0 +1,153 @@
+package weft
+
+import java.util.concurrent.{CancellationException, ThreadLocalRandom}
+import java.util.random.RandomGenerator
+import scala.concurrent.duration.{Duration, FiniteDuration, NANOSECONDS}
+import scala.util.control.NonFatal
+
+/**
+ * A retry policy: how many failures to tolerate, how long to pause before each new attempt, and
+ * which failures to retry. Run code under it with [[retry]].
+ *
+ * `maxFailures = n > 0`: the body runs until it succeeds or has failed `n` times (so at most `n`
+ * attempts), and the `n`-th failure is thrown; `0` retries without limit. The pause before the
+ * `k`-th retry (`k` = 1, 2, ...) is given by [[delay]], then randomised by [[jitter]].
+ *
+ * @param maxFailures
+ *   failures after which to give up (>= 0; 0 = never give up)
+ * @param delay
+ *   the pause policy
+ * @param jitter
+ *   randomisation of the pause (must be `Jitter.None` with `Delay.DecorrelatedJitter`, which is
+ *   randomised already)
+ * @param retryOn
+ *   which non-fatal failures to retry; others are thrown at once. Cancellation of the caller's
+ *   scope, `InterruptedException` and fatal errors are never retried.
+ */
+final case class Retry(
+    maxFailures: Int,
+    delay: Retry.Delay = Retry.Delay.None,
+    jitter: Retry.Jitter = Retry.Jitter.None,
+    retryOn: Throwable => Boolean = _ => true
+):
+  require(maxFailures >= 0, s"Retry: maxFailures must be >= 0, got $maxFailures")
+  require(
+    jitter == Retry.Jitter.None || !delay.isInstanceOf[Retry.Delay.DecorrelatedJitter],
+    "Retry: DecorrelatedJitter is randomised already; use Jitter.None with it"
+  )
+
+  /**
+   * The pauses before retries 1, 2, 3, ... (an infinite iterator), drawing randomness from
+   * `random`. Deterministic for `Jitter.None` and a non-random delay.
+   */
+  def delays(random: RandomGenerator): Iterator[FiniteDuration] =
+    var previous: Long = 0L
+    Iterator.from(1).map: k =>
+      val base = delay.nanosFor(k, previous, random)
+      previous = base
+      FiniteDuration(jitter.apply(base, random), NANOSECONDS)
+
+/** Delay and jitter policies, and common policies. */
+object Retry:
+
+  /** Retries immediately, at most `maxFailures` failures in all. */
+  def immediate(maxFailures: Int): Retry = Retry(maxFailures)
+
+  /** Retries forever (until success), pausing `delay` between attempts. */
+  def forever(delay: Delay = Delay.None): Retry = Retry(0, delay)
+
+  /** How long to pause before the `k`-th retry. */
+  enum Delay:
+
+    /** No pause. */
+    case None
+
+    /** The same pause every time (>= 0). */
+    case Constant(pause: FiniteDuration)
+
+    /**
+     * `initial * factor^(k-1)` before the `k`-th retry, capped at `max`. Requires
+     * `0 <= initial <= max` and `factor >= 1`.
+     */
+    case Exponential(initial: FiniteDuration, max: FiniteDuration, factor: Double = 2.0)
+
+    /**
+     * "Decorrelated jitter": a random pause in `[base, 3 * previous]`, capped at `max`, where
+     * `previous` is the last pause (`base` at first). Requires `0 <= base <= max`.
+     */
+    case DecorrelatedJitter(base: FiniteDuration, max: FiniteDuration)
+
+    this match // the singleton `None` is not initialised yet while it is constructed
+      case Constant(p) =>
+        require(p.length >= 0, s"Retry.Delay.Constant: pause must be >= 0, got $p")
+      case Exponential(i, m, f) =>
+        require(
+          i.length >= 0 && i <= m,
+          s"Retry.Delay.Exponential: need 0 <= initial <= max, got $i, $m"
+        )
+        require(f >= 1.0 && !f.isNaN, s"Retry.Delay.Exponential: factor must be >= 1, got $f")
+      case DecorrelatedJitter(b, m) =>
+        require(
+          b.length >= 0 && b <= m,
+          s"Retry.Delay.DecorrelatedJitter: need 0 <= base <= max, got $b, $m"
+        )
+      case _ => ()
+
+    /** The pause in nanoseconds before the `k`-th retry, given the previous one. */
+    private[weft] def nanosFor(k: Int, previous: Long, random: RandomGenerator): Long = this match
+      case None        => 0L
+      case Constant(p) => p.toNanos
+      case Exponential(initial, max, factor) =>
+        val d = initial.toNanos.toDouble * math.pow(factor, (k - 1).toDouble)
+        if d >= max.toNanos.toDouble then max.toNanos else d.toLong
+      case DecorrelatedJitter(base, max) =>
+        val lo = base.toNanos
+        val hi = math.max(lo, if previous == 0 then lo else saturating3(previous))
+        math.min(max.toNanos, if hi == lo then lo else random.nextLong(lo, hi + 1))
+
+  private def saturating3(n: Long): Long =
+    if n > Long.MaxValue / 3 then Long.MaxValue - 1 else n * 3
+
+  /** How a computed pause `d` is randomised. */
+  enum Jitter:
+
+    /** Exactly `d`. */
+    case None
+
+    /** Uniform in `[0, d]`. */
+    case Full
+
+    /** `d / 2` plus a uniform value in `[0, d / 2]`. */
+    case Equal
+
+    private[weft] def apply(d: Long, random: RandomGenerator): Long = this match
+      case None  => d
+      case Full  => if d == 0 then 0 else random.nextLong(0, d + 1)
+      case Equal => d / 2 + (if d / 2 == 0 then 0 else random.nextLong(0, d / 2 + 1))
+
+/**
+ * Runs `body` until it succeeds, under `policy`: returns its first successful value, or throws
+ * the last failure once `policy.maxFailures` failures have occurred (or a failure that
+ * `policy.retryOn` rejects). Each attempt runs in its own nested scope; pauses are [[sleep]]s,
+ * so cancelling the caller stops the retries at once.
+ *
+ * @param random
+ *   the source of jitter (thread-local random by default)
+ */
+def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current())(
+    body: Async ?=> T
+)(using Async): T =
+  val delays = policy.delays(random)
+  var failures = 0
+  var result: Option[T] = scala.None
+  while result.isEmpty do
+    Cancellation.check("retry")
+    try result = Some(Async.group(body))
+    catch
+      case e: CancellationException if Cancellation.pending => throw e
+      case NonFatal(e) =>
+        failures += 1
+        if !policy.retryOn(e) || failures == policy.maxFailures then throw e
+        val pause = delays.next()
+        if pause > Duration.Zero then sleep(pause)
+  result.get

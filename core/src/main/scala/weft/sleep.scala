@@ -1,0 +1,22 @@
+package weft
+
+import scala.concurrent.duration.FiniteDuration
+
+/**
+ * Suspends the caller for `millis` milliseconds (at least zero), without holding a thread: a
+ * timer on the shared scheduler wakes it. Cancellable: if the scope is cancelled meanwhile, it
+ * throws a `CancellationException` at once, and the timer is freed.
+ * @throws IllegalArgumentException
+ *   if `millis` is negative
+ */
+def sleep(millis: Long)(using Async): Unit = sleep(StartableTimer.millisToDuration(millis))
+
+/**
+ * Suspends the caller for `duration` (at least zero); see [[sleep(millis:Long)*]].
+ * @throws IllegalArgumentException
+ *   if `duration` is negative
+ */
+def sleep(duration: FiniteDuration)(using async: Async): Unit =
+  val timer = Timer(duration, async.support.scheduler)
+  try async.await(timer)
+  finally timer.cancel()

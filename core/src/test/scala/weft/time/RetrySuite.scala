@@ -1,0 +1,119 @@
+package weft.time
+
+import java.util.concurrent.CancellationException
+import java.util.concurrent.atomic.AtomicInteger
+import scala.concurrent.duration.*
+import weft.*
+import weft.Retry.{Delay, Jitter}
+import TimeTesting.*
+
+/** Retry policies and retry: exact attempt counts, delays, jitter bounds, bad input. */
+class RetrySuite extends munit.FunSuite:
+
+  /** A body failing on its first `failures` attempts with "fail <n>", then returning n. */
+  private class Flaky(failures: Int):
+    val attempts = AtomicInteger()
+    def apply(): Int =
+      val n = attempts.incrementAndGet()
+      if n <= failures then throw IllegalStateException(s"fail $n") else n
+
+  test("the first success is returned after the failures before it"):
+    val b = Flaky(2)
+    assertEquals(Async.blocking(retry(Retry(5))(b())), 3)
+    assertEquals(b.attempts.get, 3)
+
+  test("maxFailures = n gives up after exactly n attempts, throwing the n-th failure"):
+    for n <- 1 to 4 do
+      val b = Flaky(100)
+      val e = intercept[IllegalStateException](Async.blocking(retry(Retry(n))(b())))
+      assertEquals(e.getMessage, s"fail $n")
+      assertEquals(b.attempts.get, n)
+
+  test("maxFailures = 0 retries until success"):
+    val b = Flaky(20)
+    assertEquals(Async.blocking(retry(Retry.forever())(b())), 21)
+
+  test("a failure rejected by retryOn is thrown at once"):
+    val b = Flaky(100)
+    val policy = Retry(10, retryOn = !_.isInstanceOf[IllegalStateException])
+    intercept[IllegalStateException](Async.blocking(retry(policy)(b())))
+    assertEquals(b.attempts.get, 1)
+
+  test("an InterruptedException is not retried"):
+    val attempts = AtomicInteger()
+    // munit's intercept does not catch InterruptedException (it is not NonFatal): catch it here
+    val thrown =
+      try
+        Async.blocking(retry(Retry(10)) {
+          attempts.incrementAndGet(); throw InterruptedException("x")
+        })
+        None
+      catch case e: InterruptedException => Some(e.getMessage)
+    assertEquals(thrown, Some("x"))
+    assertEquals(attempts.get, 1)
+
+  test("a constant delay pauses before each retry"):
+    val b = Flaky(3)
+    val (_, ms) = timed(Async.blocking(retry(Retry(5, Delay.Constant(25.millis)))(b())))
+    assert(ms >= 75, s"3 retries after 25 ms took $ms ms")
+
+  test("exponential delays grow by the factor up to the cap"):
+    val p = Retry(0, Delay.Exponential(10.millis, 50.millis))
+    assertEquals(
+      p.delays(java.util.Random(1)).take(6).toList.map(_.toMillis),
+      List(10L, 20, 40, 50, 50, 50)
+    )
+    val p3 = Retry(0, Delay.Exponential(1.milli, 1.hour, factor = 3))
+    assertEquals(p3.delays(java.util.Random(1)).take(4).toList.map(_.toMillis), List(1L, 3, 9, 27))
+
+  test("no delay and constant delay are what they say"):
+    assert(Retry(3).delays(java.util.Random(1)).take(5).forall(_ == Duration.Zero))
+    assert(
+      Retry(3, Delay.Constant(7.millis)).delays(java.util.Random(1)).take(5).forall(_ == 7.millis)
+    )
+
+  test("full jitter stays in [0, d], equal jitter in [d/2, d], and both vary"):
+    val base = Delay.Constant(100.millis)
+    val full = Retry(0, base, Jitter.Full).delays(java.util.Random(42)).take(500).toList
+    val equal = Retry(0, base, Jitter.Equal).delays(java.util.Random(42)).take(500).toList
+    assert(full.forall(d => d >= Duration.Zero && d <= 100.millis))
+    assert(equal.forall(d => d >= 50.millis && d <= 100.millis))
+    assert(full.distinct.size > 100)
+    assert(equal.distinct.size > 100)
+
+  test("decorrelated jitter stays within [base, min(max, 3 * previous)]"):
+    val p = Retry(0, Delay.DecorrelatedJitter(10.millis, 1.second))
+    val ds = p.delays(java.util.Random(7)).take(300).toList.map(_.toNanos)
+    assert(ds.head == 10.millis.toNanos)
+    ds.sliding(2).foreach:
+      case List(prev, d) =>
+        assert(d >= 10.millis.toNanos && d <= math.min(1.second.toNanos, 3 * prev), s"$prev -> $d")
+      case _ => ()
+    assert(ds.distinct.size > 50)
+
+  test("cancelling the caller stops the retries"):
+    val attempts = AtomicInteger()
+    Async.blocking:
+      Async.group:
+        val f = Future(retry(Retry.forever(Delay.Constant(5.millis))) {
+          attempts.incrementAndGet()
+          throw IllegalStateException("again")
+        })
+        awaitCondition("a few attempts")(attempts.get >= 3)
+        f.cancel()
+        assert(f.result.failed.get.isInstanceOf[CancellationException])
+      val stopped = attempts.get
+      sleep(40)
+      assertEquals(attempts.get, stopped)
+
+  test("bad policies are an IllegalArgumentException at construction"):
+    intercept[IllegalArgumentException](Retry(-1))
+    intercept[IllegalArgumentException](Delay.Constant(-1.millis))
+    intercept[IllegalArgumentException](Delay.Exponential(2.seconds, 1.second))
+    intercept[IllegalArgumentException](Delay.Exponential(1.milli, 1.second, factor = 0.5))
+    intercept[IllegalArgumentException](Delay.DecorrelatedJitter(-1.milli, 1.second))
+    intercept[IllegalArgumentException](Retry(
+      3,
+      Delay.DecorrelatedJitter(1.milli, 1.second),
+      Jitter.Full
+    ))

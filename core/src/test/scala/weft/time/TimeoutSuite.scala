@@ -1,0 +1,75 @@
+package weft.time
+
+import java.util.concurrent.{CancellationException, TimeoutException}
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
+import scala.concurrent.duration.*
+import weft.*
+import TimeTesting.*
+
+/** withTimeout / withTimeoutOption: values, timeouts that cancel the body's scope, errors. */
+class TimeoutSuite extends munit.FunSuite:
+
+  test("a body that finishes in time gives its value"):
+    Async.blocking:
+      assertEquals(withTimeout(5.seconds)(42), 42)
+      assertEquals(withTimeoutOption(5000)("x"), Some("x"))
+
+  test("a body that overruns throws TimeoutException, after at least the limit"):
+    val (e, ms) = timed:
+      intercept[TimeoutException](Async.blocking(withTimeout(80)(sleep(60_000))))
+    assert(e.getMessage.contains("80"))
+    assert(ms >= 80, s"timed out after $ms ms")
+
+  test("withTimeoutOption returns None on timeout"):
+    Async.blocking:
+      assertEquals(withTimeoutOption(30.millis) { sleep(60_000); 1 }, None)
+
+  test("on timeout the body's scope is cancelled and finished before the call returns"):
+    val bodyCleaned = AtomicBoolean()
+    val childCleaned = AtomicBoolean()
+    Async.blocking:
+      val r = withTimeoutOption(40):
+        Future:
+          try sleep(60_000)
+          finally childCleaned.set(true)
+        try sleep(60_000)
+        finally bodyCleaned.set(true)
+      assertEquals(r, None)
+      assert(bodyCleaned.get, "the body was not finished")
+      assert(childCleaned.get, "the body's child future was not finished")
+
+  test("the body's exception is rethrown, not turned into a timeout"):
+    Async.blocking:
+      val e = intercept[IllegalStateException](withTimeout(5000)(throw IllegalStateException("b")))
+      assertEquals(e.getMessage, "b")
+
+  test("an uninterruptible body is waited for, then the timeout is reported"):
+    val (r, ms) = timed:
+      Async.blocking:
+        withTimeoutOption(10) { uninterruptible(Thread.sleep(100)); 1 }
+    assertEquals(r, None)
+    assert(ms >= 100, s"returned after $ms ms, before the body ended")
+
+  test("a finished body frees the timer"):
+    val before = pendingTimers
+    Async.blocking((1 to 100).foreach(i => assertEquals(withTimeout(60_000)(i), i)))
+    assert(pendingTimers <= before, s"pending $pendingTimers > $before")
+
+  test("cancelling the caller cancels the body"):
+    val cleaned = AtomicInteger()
+    Async.blocking:
+      val started = Promise[Unit]()
+      val f = Future:
+        withTimeout(60_000):
+          started.success(())
+          try sleep(60_000)
+          finally cleaned.incrementAndGet()
+      started.future.await
+      f.cancel()
+      assert(f.result.failed.get.isInstanceOf[CancellationException])
+    assertEquals(cleaned.get, 1)
+
+  test("negative limits are an IllegalArgumentException"):
+    Async.blocking:
+      intercept[IllegalArgumentException](withTimeout(-1)(1))
+      intercept[IllegalArgumentException](withTimeoutOption(-1.millis)(1))
