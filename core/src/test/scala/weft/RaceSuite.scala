@@ -12,9 +12,10 @@ class RaceSuite extends munit.FunSuite:
 
   def core[T](f: Future[T]): CoreFuture[T] = f.asInstanceOf[CoreFuture[T]]
 
-  /** The winner drops the losing listeners right after completing the awaiter, which may
-    * resume first: wait (bounded) until the sources have no listener left.
-    */
+  /**
+   * The winner drops the losing listeners right after completing the awaiter, which may
+   * resume first: wait (bounded) until the sources have no listener left.
+   */
   def assertNoListeners(fs: Seq[Future[?]], clue: String = ""): Unit =
     val deadline = System.nanoTime() + 10_000_000_000L
     while fs.exists(f => core(f).listenerCount > 0) && System.nanoTime() < deadline do

@@ -328,9 +328,13 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           case InBuffer  => true
           case null      => canBuffer(s)
           case _         => false
-        if !ready then return false
-        if !k.acquireLock() then return true
-        if !SENDERS.compareAndSet(this, s, s + 1) then k.releaseLock()
+        // A cell already holding another sender's value means `s` is stale (that sender claimed
+        // it meanwhile): retry at the new counter. Found by Lincheck (a racing trySend on an
+        // unbounded channel reported "full").
+        if !ready then
+          if senders == s then return false
+        else if !k.acquireLock() then return true
+        else if !SENDERS.compareAndSet(this, s, s + 1) then k.releaseLock()
         else
           moveForward(sendHint, seg)
           if putOwned(seg, i, v) then

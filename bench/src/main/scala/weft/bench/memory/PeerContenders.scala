@@ -3,10 +3,11 @@ package weft.bench.memory
 import java.util.concurrent.CountDownLatch
 import PendingContenders.{Batch, releaseBatch}
 
-/** The peers of workload `memory-pending-100k`: Pekko actors (tell), cats-effect and ZIO fibers,
-  * Ox forks. Each keeps only what the runtime itself needs reachable (the `Deferred`, the
-  * `Promise`, the channel), so that no benchmark-side collection is counted.
-  */
+/**
+ * The peers of workload `memory-pending-100k`: Pekko actors (tell), cats-effect and ZIO fibers,
+ * Ox forks. Each keeps only what the runtime itself needs reachable (the `Deferred`, the
+ * `Promise`, the channel), so that no benchmark-side collection is counted.
+ */
 object PeerContenders:
 
   /** The seed's actor sample: N messages told to a round-robin pool of 10 blocked actors. */

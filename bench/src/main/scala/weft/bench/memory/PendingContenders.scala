@@ -15,13 +15,14 @@ trait PendingContender:
   /** Starts the runtime, measures `n` pending operations and emits the JSON line (halting). */
   def measure(n: Int): Nothing
 
-  /** Warms up, takes the baseline, makes `n` operations pending, measures, and emits.
-    *
-    * @param pend
-    *   starts `k` operations and returns, once all are pending, what keeps them reachable
-    * @param release
-    *   unblocks what `pend` returned and waits until those operations have finished
-    */
+  /**
+   * Warms up, takes the baseline, makes `n` operations pending, measures, and emits.
+   *
+   * @param pend
+   *   starts `k` operations and returns, once all are pending, what keeps them reachable
+   * @param release
+   *   unblocks what `pend` returned and waits until those operations have finished
+   */
   protected final def around(n: Int)(pend: Int => AnyRef)(release: AnyRef => Unit): Nothing =
     // Warm-up: JIT-compiled frames are smaller than interpreted ones, and a virtual thread's
     // stack chunk holds its frames: measure every contender in the same, compiled, state.
@@ -94,7 +95,9 @@ object PendingContenders:
         val ready, finished = CountDownLatch(k)
         var i = 0
         while i < k do
-          Thread.ofVirtual().start(() => { ready.countDown(); gate.await(); finished.countDown() })
+          Thread.ofVirtual().start(() =>
+            ready.countDown(); gate.await(); finished.countDown()
+          )
           i += 1
         ready.await()
         Batch(gate, () => gate.countDown(), finished)
