@@ -25,7 +25,8 @@ import weft.{Async, Promise}
  * themselves into `tail` and then link the previous tail's `next` (or `entry`, for the first
  * push into an empty lane); the baton holder follows `next` from the last task it took. Between
  * a producer's swap and its link the consumer may briefly see no successor although `count`
- * says there is one; it spins for those few instructions.
+ * says there is one; it spins for those few instructions. The holder unlinks each task it moves
+ * past, so a future kept by a caller never keeps the key's later tasks alive.
  *
  * ==Backpressure==
  * A producer finding the lane full registers a promise in `waiters` (allocated on first use),
@@ -76,6 +77,8 @@ private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
         spins += 1
         n = if h == null then entry else h.next
       head = n
+      if h != null then h.next = null // a consumed task must not keep its successors alive
+      else entry = null
       n.nn
 
   /**
@@ -125,7 +128,9 @@ private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
     if t == null then t = entry
     while t != null do
       if running then t.cancel() else t.cancelIfPending()
-      t = t.next
+      val n = t.next
+      // `null` past a task the holder has consumed (it unlinks them): resume from its head.
+      t = if n != null then n else if (head ne t) && (tail ne t) then head else null
 
   private def waitersQueue(): ConcurrentLinkedQueue[Promise[Unit]] =
     val w = waiters
