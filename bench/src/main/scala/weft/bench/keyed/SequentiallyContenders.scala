@@ -1,0 +1,189 @@
+package weft.bench.keyed
+
+import cats.effect.{FiberIO, IO}
+import cats.effect.unsafe.IORuntime
+import com.typesafe.config.ConfigFactory
+import java.util.SplittableRandom
+import org.apache.pekko.actor.ActorSystem
+import scala.concurrent.{Await, ExecutionContext, Future as SFuture, blocking}
+import scala.concurrent.duration.{Duration, DurationInt}
+import weft.{Async, Future, await}
+import weft.keyed.Sequentially
+
+/**
+ * The keyed-executor workloads and their contenders (seed 001 and issue 7).
+ *
+ * A workload is `batches` batches of [[Batch]] tasks per JMH invocation, each batch awaited
+ * before the next; the score is per batch (`@OperationsPerInvocation(batches)`). Keys come from a
+ * pre-drawn table (the same for all contenders), so no contender pays for a random generator.
+ *
+ * Threads: JMH calls from 1 platform thread; every contender hands off ONCE per invocation to
+ * its own kind of thread and runs all batches there: weft inside `Async.blocking` (a virtual
+ * thread), Pekko and the Future chain on a virtual thread started per invocation, cats-effect
+ * as one `unsafeRunSync` of the whole loop on its own runtime.
+ *
+ * @param keySpace
+ *   keys are drawn uniformly from `[0, keySpace)`; `0` means any `Int` (effectively distinct)
+ * @param sleepy
+ *   whether each task sleeps 1 ms (the IO workload) instead of doing nothing
+ */
+final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batches: Int):
+  import SequentiallyContenders.*
+
+  private val keys: Array[Int] =
+    val rnd = SplittableRandom(42)
+    Array.fill(KeyTable)(if keySpace == 0 then rnd.nextInt() else rnd.nextInt(keySpace))
+  private var cursor = 0
+
+  private var system: ActorSystem = null
+  private var pekko: PekkoSequentially = null
+  private var catsSeq: CatsSequentially = null
+  private var chain: FutureChainSequentially = null
+  private val runtime: IORuntime = _root_.cats.effect.unsafe.implicits.global
+
+  /** Creates the peers (once per trial). */
+  def setup(): Unit =
+    val config =
+      ConfigFactory.parseString("pekko.loglevel = WARNING").withFallback(ConfigFactory.load())
+    system = ActorSystem("sequentially-bench", config)
+    pekko = PekkoSequentially(system, PekkoSequentially.defaultBuckets)
+    catsSeq =
+      CatsSequentially.create(PekkoSequentially.defaultBuckets).unsafeRunSync()(using runtime)
+    chain = FutureChainSequentially(using ExecutionContext.global)
+
+  /** Stops the peers. */
+  def teardown(): Unit =
+    Await.result(system.terminate(), 1.minute)
+
+  /** The offset of this invocation's keys in the table; advances the cursor. */
+  private def nextBase(): Int =
+    val base = cursor
+    cursor = (cursor + Batch * batches) & (KeyTable - 1)
+    base
+
+  private inline def key(base: Int, i: Int): Int = keys((base + i) & (KeyTable - 1))
+
+  private def sleepOrNothing(): Unit = if sleepy then Thread.sleep(1)
+
+  /** weft, asynchronous: `submit` a batch, then await every future. */
+  def weftSubmit(): Int =
+    val base = nextBase()
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val fs = new Array[Future[Unit]](Batch)
+      var done = 0
+      var b = 0
+      while b < batches do
+        var i = 0
+        while i < Batch do
+          fs(i) = seq.submit(key(base, b * Batch + i))(sleepOrNothing())
+          i += 1
+        i = 0
+        while i < Batch do
+          fs(i).await
+          done += 1
+          i += 1
+        b += 1
+      done
+
+  /** weft, direct style: `run` each task in turn from one fiber (the shape of `applyF`). */
+  def weftRun(): Int =
+    val base = nextBase()
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      var done = 0
+      var n = 0
+      while n < Batch * batches do
+        seq.run(key(base, n))(sleepOrNothing())
+        done += 1
+        n += 1
+      done
+
+  /** Pekko actors: a batch of `apply` futures, then `Await.result` on each. */
+  def pekkoActors(): Int =
+    val base = nextBase()
+    onVirtualThread:
+      val fs = new Array[SFuture[Unit]](Batch)
+      var done = 0
+      var b = 0
+      while b < batches do
+        var i = 0
+        while i < Batch do
+          fs(i) = pekko(key(base, b * Batch + i))(sleepOrNothing())
+          i += 1
+        i = 0
+        while i < Batch do
+          Await.result(fs(i), Duration.Inf)
+          done += 1
+          i += 1
+        b += 1
+      done
+
+  /** A `scala.concurrent.Future` chain per key; a sleeping task is marked `blocking`. */
+  def futureChain(): Int =
+    val base = nextBase()
+    onVirtualThread:
+      val fs = new Array[SFuture[Unit]](Batch)
+      var done = 0
+      var b = 0
+      while b < batches do
+        var i = 0
+        while i < Batch do
+          fs(i) = chain(key(base, b * Batch + i))(if sleepy then blocking(Thread.sleep(1)))
+          i += 1
+        i = 0
+        while i < Batch do
+          Await.result(fs(i), Duration.Inf)
+          done += 1
+          i += 1
+        b += 1
+      done
+
+  private val catsTask: IO[Unit] = if sleepy then IO.sleep(1.millis) else IO.unit
+
+  /** Cats Effect as seed 001 measured it: every `applyF` sequenced in one fiber. */
+  def catsApplyFSequenced(): Int =
+    val base = nextBase()
+    def loop(n: Int): IO[Int] =
+      if n == Batch * batches then IO.pure(n)
+      else catsSeq.applyF(key(base, n))(catsTask).flatMap(_ => loop(n + 1))
+    loop(0).unsafeRunSync()(using runtime)
+
+  /** Cats Effect, concurrent: each task of a batch on its own fiber, then all joined. */
+  def catsApplyFConcurrent(): Int =
+    val base = nextBase()
+    def startAll(b: Int, i: Int, acc: List[FiberIO[Unit]]): IO[List[FiberIO[Unit]]] =
+      if i == Batch then IO.pure(acc)
+      else
+        catsSeq.applyF(key(base, b * Batch + i))(catsTask).start.flatMap(f =>
+          startAll(b, i + 1, f :: acc)
+        )
+    def joinAll(fs: List[FiberIO[Unit]], done: Int): IO[Int] = fs match
+      case Nil    => IO.pure(done)
+      case h :: t => h.joinWithNever.flatMap(_ => joinAll(t, done + 1))
+    def batch(b: Int, done: Int): IO[Int] =
+      if b == batches then IO.pure(done)
+      else
+        startAll(b, 0, Nil).flatMap(fs => joinAll(fs.reverse, done)).flatMap(d => batch(b + 1, d))
+    batch(0, 0).unsafeRunSync()(using runtime)
+
+/** Constants and the virtual-thread hand-off shared by the keyed workloads. */
+object SequentiallyContenders:
+
+  /** Tasks per batch (seed 001's `BatchSize`). */
+  inline val Batch = 1000
+
+  /** Size of the pre-drawn key table (a power of two). */
+  inline val KeyTable = 1 << 20
+
+  /** Runs `body` on a new virtual thread and waits for it: one hand-off per invocation. */
+  def onVirtualThread[T](body: => T): T =
+    var result: Option[T] = None
+    var failure: Throwable = null
+    val t = Thread.ofVirtual().start(() =>
+      try result = Some(body)
+      catch case e: Throwable => failure = e
+    )
+    t.join()
+    if failure != null then throw failure
+    result.get

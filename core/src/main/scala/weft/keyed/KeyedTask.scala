@@ -1,0 +1,113 @@
+package weft.keyed
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.CancellationException
+import scala.util.{Failure, Success, Try}
+import weft.{Async, CompletionGroup, CoreFuture, JvmAsync}
+import weft.runtime.{AsyncSupport, Fiber}
+
+/**
+ * One task of a [[Sequentially]]: its body, and the future of its result (the task IS the
+ * future, to save an allocation), and a link in its key's queue ([[Lane]]).
+ *
+ * ==Run and cancel==
+ * One CAS-updated int holds the task's state:
+ *   - `PENDING` -> `RUNNING`: the key's drainer starts the body ([[runOn]]);
+ *   - `PENDING` -> `CANCELLING` -> `DONE`: [[cancel]] before it ran. The canceller completes
+ *     the future between the two steps; the drainer, whose `PENDING -> RUNNING` CAS failed,
+ *     waits out `CANCELLING`, so the key's next task starts only after this future completed;
+ *   - `RUNNING` -> `DONE`: the body ended; the future completes with its result;
+ *   - `RUNNING` -> `CANCELLING` -> `DONE`: [[cancel]] while running. The canceller completes
+ *     the future with a `CancellationException`, cancels the body's scope, interrupts the
+ *     running fiber and only then writes `DONE`. The drainer, whose own `RUNNING -> DONE` CAS
+ *     failed, waits out `CANCELLING` and clears its interrupt status, so the interrupt meant
+ *     for this task never reaches the next task that fiber runs.
+ *
+ * The body runs with its own [[CompletionGroup]]: futures it starts are cancelled and joined
+ * when it ends, and cancelling the task cancels them too.
+ */
+private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
+    extends CoreFuture[T]:
+  import KeyedTask.*
+
+  /** The next task of the same key (written by the producer that enqueues it). */
+  @volatile private[keyed] var next: KeyedTask[?] | Null = null
+
+  @volatile private var state: Int = PENDING
+  @volatile private var runner: Fiber | Null = null
+  @volatile private var scope: CompletionGroup | Null = null
+
+  /**
+   * Runs the body on the current fiber, unless the task was cancelled, and completes the
+   * future. Never throws: the body's exception becomes the future's `Failure`.
+   */
+  def runOn(support: AsyncSupport): Unit =
+    val g = CompletionGroup()
+    scope = g
+    runner = Fiber.current
+    if STATE.compareAndSet(this, PENDING, RUNNING) then
+      val result: Try[T] =
+        try Success(body(using JvmAsync(g, null, support)))
+        catch case e: Throwable => Failure(e)
+      body = cleared
+      g.cancel()
+      g.waitCompletion()
+      if STATE.compareAndSet(this, RUNNING, DONE) then tryComplete(result)
+      else
+        awaitCancelled()
+        Fiber.interrupted()
+    else awaitCancelled()
+    runner = null
+    scope = null
+
+  /**
+   * Cancels the task: if still pending it will never run; if running, its body is interrupted
+   * and its scope cancelled. Either way the future completes now with a
+   * `CancellationException`. The key's later tasks still run.
+   */
+  override def cancel(): Unit =
+    var done = false
+    while !done do
+      state match
+        case PENDING =>
+          done = cancelIfPending()
+        case RUNNING =>
+          if STATE.compareAndSet(this, RUNNING, CANCELLING) then
+            tryComplete(Failure(CancellationException("task cancelled while running")))
+            val g = scope
+            if g != null then g.cancel()
+            val f = runner
+            if f != null then f.nn.interrupt()
+            state = DONE
+            done = true
+        case _ => done = true
+
+  /** Waits out a canceller between its CAS and `DONE` (a few instructions). */
+  private def awaitCancelled(): Unit =
+    var spins = 0
+    while state == CANCELLING do
+      Fiber.spinPause(spins)
+      spins += 1
+
+  /** Cancels the task only if it has not started; returns whether it did. */
+  def cancelIfPending(): Boolean =
+    if STATE.compareAndSet(this, PENDING, CANCELLING) then
+      body = cleared
+      tryComplete(Failure(CancellationException("pending task cancelled")))
+      state = DONE
+      true
+    else false
+
+private[keyed] object KeyedTask:
+  inline val PENDING = 0
+  inline val RUNNING = 1
+  inline val CANCELLING = 2
+  inline val DONE = 3
+
+  /** Replaces a body that ran or was cancelled, so that it can be collected. */
+  val cleared: Async ?=> Nothing =
+    throw IllegalStateException("a Sequentially task body ran twice")
+
+  val STATE: VarHandle =
+    MethodHandles.privateLookupIn(classOf[KeyedTask[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[KeyedTask[?]], "state", classOf[Int])

@@ -1,0 +1,168 @@
+package weft.keyed
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
+import scala.util.{Failure, Success}
+import weft.{Async, Promise}
+
+/**
+ * The queue of one active key of a [[Sequentially]]: it exists only while the key has tasks
+ * queued or running, and is removed from the key map when it runs dry.
+ *
+ * ==Count and baton==
+ * `count` is the number of tasks admitted and not finished, the running one included. A lane is
+ * born with `count = 1` by the caller that installs it in the key map; that caller holds the
+ * ''baton'': the right to run the key's tasks. Exactly one fiber holds the baton at a time; it
+ * runs a task, then [[finishOne]]: `count` 1 -> `RETIRED` (the lane is dead; the holder removes
+ * it from the map) or `c` -> `c - 1` (it keeps the baton and runs the next task). A producer
+ * admits its task with a CAS `c` -> `c + 1` for `1 <= c <= limit`, then pushes it; it fails on
+ * `RETIRED` (it then helps remove the dead lane and installs a fresh one) or waits while the
+ * lane is full (backpressure). Since `count` never rests at 0, no producer ever needs to hand
+ * out a second baton: admission and retirement are decided by one CAS each.
+ *
+ * ==The queue==
+ * An intrusive multi-producer single-consumer linked queue (Vyukov's): producers swap
+ * themselves into `tail` and then link the previous tail's `next` (or `entry`, for the first
+ * push into an empty lane); the baton holder follows `next` from the last task it took. Between
+ * a producer's swap and its link the consumer may briefly see no successor although `count`
+ * says there is one; it spins for those few instructions. The holder unlinks each task it moves
+ * past, so a future kept by a caller never keeps the key's later tasks alive.
+ *
+ * ==Backpressure==
+ * A producer finding the lane full registers a promise in `waiters` (allocated on first use),
+ * re-checks `count`, and awaits the promise. The baton holder completes one waiter per finished
+ * task, and all of them when the lane retires. Producer (register, then read `count`) and holder
+ * (write `count`, then poll `waiters`) order their steps oppositely, so a wake-up is never lost.
+ */
+private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
+  import Lane.*
+
+  @volatile private var count: Int = 1
+  @volatile private var tail: KeyedTask[?] | Null = first
+  @volatile private var entry: KeyedTask[?] | Null = null
+  @volatile private var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = null
+
+  /** The last task taken by the baton holder (consumer side only). */
+  @volatile private var head: KeyedTask[?] | Null = first
+
+  /** The task the lane was created with, not yet taken by the baton holder. */
+  @volatile private var initial: KeyedTask[?] | Null = first
+
+  /** Admits one more task: [[Admitted]], [[Full]] (with `limit` tasks counted) or [[Retired]]. */
+  def tryAdmit(limit: Int): Int =
+    while true do
+      val c = count
+      if c == RETIRED then return Retired
+      if c > limit then return Full
+      if COUNT.compareAndSet(this, c, c + 1) then return Admitted
+    Retired
+
+  /** Appends an admitted task. */
+  def push(t: KeyedTask[?]): Unit =
+    val prev = TAIL.getAndSet(this, t).asInstanceOf[KeyedTask[?] | Null]
+    if prev == null then entry = t else prev.next = t
+
+  /** The next task to run (baton holder only; a task must have been admitted). */
+  def take(): KeyedTask[?] =
+    val i = initial
+    if i != null then
+      initial = null
+      i
+    else
+      val h = head
+      var n = if h == null then entry else h.next
+      var spins = 0
+      while n == null do
+        weft.runtime.Fiber.spinPause(spins)
+        spins += 1
+        n = if h == null then entry else h.next
+      head = n
+      if h != null then h.next = null // a consumed task must not keep its successors alive
+      else entry = null
+      n.nn
+
+  /**
+   * Called by the baton holder after a task: returns `true` if the lane retired (the caller
+   * removes it from the map), `false` if more tasks are admitted (the caller keeps the baton).
+   * Wakes the producers waiting for room.
+   */
+  def finishOne(): Boolean =
+    var retired = false
+    var decided = false
+    while !decided do
+      val c = count
+      if c == 1 then
+        if COUNT.compareAndSet(this, 1, RETIRED) then
+          retired = true
+          decided = true
+      else if COUNT.compareAndSet(this, c, c - 1) then decided = true
+    val w = waiters
+    if w != null then if retired then wakeAll(w) else wakeOne(w)
+    retired
+
+  /** Waits until the lane has room for one more task or retires (then the caller retries). */
+  def awaitRoom(limit: Int)(using async: Async): Unit =
+    val p = Promise[Unit]()
+    waitersQueue().add(p)
+    val c = count
+    if c == RETIRED || c <= limit then p.tryComplete(Success(()))
+    try async.await(p.future)
+    catch
+      case e: Throwable =>
+        if !p.tryComplete(Failure(CancellationException("producer left"))) then
+          wakeOne(waitersQueue())
+        throw e
+
+  /** The last task pushed (or the initial one); also keeps `tail` a real field for `TAIL`. */
+  def lastPushed: KeyedTask[?] | Null = tail
+
+  /** Wakes every producer waiting for room (on close, so they see the closed state). */
+  def wakeAllWaiters(): Unit =
+    val w = waiters
+    if w != null then wakeAll(w)
+
+  /** Cancels the queued tasks that have not started (and the running one if `running`). */
+  def cancelTasks(running: Boolean): Unit =
+    var t: KeyedTask[?] | Null = initial
+    if t == null then t = head
+    if t == null then t = entry
+    while t != null do
+      if running then t.cancel() else t.cancelIfPending()
+      val n = t.next
+      // `null` past a task the holder has consumed (it unlinks them): resume from its head.
+      t = if n != null then n else if (head ne t) && (tail ne t) then head else null
+
+  private def waitersQueue(): ConcurrentLinkedQueue[Promise[Unit]] =
+    val w = waiters
+    if w != null then w
+    else
+      val fresh = ConcurrentLinkedQueue[Promise[Unit]]()
+      if WAITERS.compareAndSet(this, null, fresh) then fresh else waiters.nn
+
+  private def wakeOne(w: ConcurrentLinkedQueue[Promise[Unit]]): Unit =
+    var woken = false
+    while !woken do
+      val p = w.poll()
+      if p == null then woken = true
+      else woken = p.tryComplete(Success(()))
+
+  private def wakeAll(w: ConcurrentLinkedQueue[Promise[Unit]]): Unit =
+    var p = w.poll()
+    while p != null do
+      p.tryComplete(Success(()))
+      p = w.poll()
+
+private[keyed] object Lane:
+  /** `count` of a dead lane. */
+  inline val RETIRED = Int.MinValue
+
+  /** Results of [[Lane.tryAdmit]]. */
+  inline val Admitted = 0
+  inline val Full = 1
+  inline val Retired = 2
+
+  private val lookup = MethodHandles.privateLookupIn(classOf[Lane[?]], MethodHandles.lookup())
+  val COUNT: VarHandle = lookup.findVarHandle(classOf[Lane[?]], "count", classOf[Int])
+  val TAIL: VarHandle = lookup.findVarHandle(classOf[Lane[?]], "tail", classOf[KeyedTask[?]])
+  val WAITERS: VarHandle =
+    lookup.findVarHandle(classOf[Lane[?]], "waiters", classOf[ConcurrentLinkedQueue[?]])

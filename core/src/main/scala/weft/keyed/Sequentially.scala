@@ -1,0 +1,212 @@
+package weft.keyed
+
+import java.util.concurrent.{CancellationException, ConcurrentHashMap}
+import scala.concurrent.duration.{DurationInt, FiniteDuration}
+import weft.{Async, Cancellable, CompletionGroup, Future}
+
+/**
+ * A keyed sequential executor: tasks with the same key run one at a time, in the order they were
+ * submitted; tasks with different keys run concurrently and never wait for each other.
+ *
+ * {{{
+ * Async.blocking:
+ *   val accounts = Sequentially[AccountId]()
+ *   val balance = accounts.run(id)(ledger.credit(id, 10))    // direct style: waits, returns
+ *   val later = accounts.submit(id)(ledger.debit(id, 5))     // asynchronous: a Future
+ *   later.await
+ * }}}
+ *
+ * ==Guarantees==
+ *   - Per-key FIFO: a key's tasks run in the order of their submission (program order from one
+ *     fiber; one consistent linear order across fibers), never two at a time.
+ *   - Independence: a slow or blocked task delays only later tasks of its own key.
+ *   - A failing task fails only its own future (or `run` call); the key's next tasks run.
+ *   - Cancelling a pending task's future removes it without running it; cancelling a running
+ *     one interrupts it (and cancels the futures its body started). The key's queue continues.
+ *   - Bounded memory: a key with nothing queued or running leaves no state behind (see
+ *     [[activeKeys]]). At most `maxPendingPerKey` tasks wait behind a key's running task; a
+ *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
+ *
+ * ==How it works==
+ * A key with queued or running tasks has a [[Lane]] in a `ConcurrentHashMap`; the lane is
+ * removed by the last task's runner when the key runs dry, so idle keys cost nothing. The fiber
+ * that installs a lane holds its ''baton'' (the right to run the key's tasks, see [[Lane]]):
+ * `run` on an idle key runs the body at once on the caller's own fiber (no hand-off at all) and
+ * passes the baton to the pool if tasks queued up meanwhile; `submit` hands a new lane's baton
+ * to the [[WorkerPool]], an elastic pool of virtual threads. A body that blocks therefore blocks
+ * one virtual thread only.
+ *
+ * ==Lifecycle==
+ * Created inside a scope (`Async.blocking`, `Async.group`, a future's body), it belongs to it:
+ * its workers are futures of that scope. When the scope ends, the executor is cancelled: its
+ * pending tasks are cancelled, running ones interrupted, and its workers joined, so nothing
+ * outlives the scope. Await the futures you need before the scope ends. [[close]] stops intake
+ * earlier and lets queued tasks finish; [[cancelPending]] drops those not yet started.
+ *
+ * A task must not `run` a task of its own key and wait for it: it would wait for itself.
+ *
+ * @tparam K
+ *   the key type; keys are compared with `equals`/`hashCode`
+ */
+final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long, scope: Async)
+    extends Cancellable:
+
+  private val lanes = ConcurrentHashMap[K, Lane[K]]()
+  private val pool = WorkerPool(scope, keepAliveNanos, lane => drain(lane.asInstanceOf[Lane[K]]))
+  @volatile private var closed = false
+  @volatile private var shutdown = false
+
+  /**
+   * Runs `body` after every earlier task of `key` and returns its value, or throws its
+   * exception. On an idle key the body runs at once on the caller's fiber; otherwise the caller
+   * waits for its turn (and, if the key's queue is full, for room in it first).
+   *
+   * If the caller is cancelled while waiting, its task is cancelled (interrupted if running).
+   * Futures started by `body` are cancelled and joined when it ends.
+   *
+   * @throws SequentiallyClosedException
+   *   if the executor is closed
+   */
+  def run[T](key: K)(body: Async ?=> T)(using async: Async): T =
+    checkKey(key)
+    checkOpen()
+    if lanes.get(key) == null then
+      val lane = Lane[K](key, null)
+      if lanes.putIfAbsent(key, lane) == null then return runInline(lane, body)
+    val task = KeyedTask[T](body)
+    enqueue(key, task)
+    val result =
+      try async.await(task)
+      catch
+        case e: (CancellationException | InterruptedException) =>
+          task.cancel()
+          throw e
+    result.get
+
+  /**
+   * Queues `body` to run after every earlier task of `key`, on a worker fiber, and returns the
+   * future of its result. Waits only while the key's queue is full (backpressure).
+   *
+   * Cancelling the future removes a pending task without running it, or interrupts a running
+   * one; the key's later tasks run either way.
+   *
+   * @throws SequentiallyClosedException
+   *   if the executor is closed
+   */
+  def submit[T](key: K)(body: Async ?=> T)(using Async): Future[T] =
+    checkKey(key)
+    checkOpen()
+    val task = KeyedTask[T](body)
+    enqueue(key, task)
+    task
+
+  /**
+   * Stops accepting tasks: later `run`/`submit` calls (and those waiting for room) throw
+   * [[SequentiallyClosedException]]. Tasks already queued still run. Idempotent.
+   */
+  def close(): Unit =
+    closed = true
+    lanes.values().forEach(_.wakeAllWaiters())
+
+  /** Cancels every queued task that has not started yet; running tasks go on. */
+  def cancelPending(): Unit =
+    lanes.values().forEach(_.cancelTasks(running = false))
+
+  /**
+   * Shuts the executor down now: closes it, cancels pending tasks, interrupts running ones and
+   * stops its workers. Called when the owning scope ends; idempotent.
+   */
+  def cancel(): Unit =
+    if !shutdown then
+      closed = true
+      shutdown = true
+      pool.stop()
+      lanes.values().forEach: lane =>
+        lane.wakeAllWaiters()
+        lane.cancelTasks(running = true)
+    unlink()
+
+  /** Whether [[close]] (or [[cancel]]) has been called. */
+  def isClosed: Boolean = closed
+
+  /** The number of keys with tasks queued or running; 0 when all work is done. */
+  def activeKeys: Int = lanes.size
+
+  /** The number of worker fibers alive (busy, searching or idle): for tests and monitoring. */
+  def workerCount: Int = pool.liveWorkers
+
+  private def checkKey(key: K): Unit =
+    if key == null then throw IllegalArgumentException("Sequentially: the key must not be null")
+
+  private def checkOpen(): Unit =
+    if closed then throw SequentiallyClosedException()
+
+  /** Admits `task` into `key`'s lane, installing a lane (and starting it) if there is none. */
+  private def enqueue(key: K, task: KeyedTask[?])(using Async): Unit =
+    var placed = false
+    while !placed do
+      checkOpen()
+      val lane = lanes.get(key)
+      if lane == null then
+        val fresh = Lane[K](key, task)
+        if lanes.putIfAbsent(key, fresh) == null then
+          pool.activate(fresh)
+          placed = true
+      else
+        lane.tryAdmit(maxPendingPerKey) match
+          case Lane.Admitted =>
+            lane.push(task)
+            placed = true
+          case Lane.Retired => lanes.remove(key, lane)
+          case _            => lane.awaitRoom(maxPendingPerKey)
+    if shutdown then task.cancel()
+
+  /** The fast path of `run`: the caller holds the new lane's baton and runs `body` itself. */
+  private def runInline[T](lane: Lane[K], body: Async ?=> T)(using async: Async): T =
+    val g = CompletionGroup()
+    try body(using async.withGroup(g))
+    finally
+      g.cancel()
+      g.waitCompletion()
+      if lane.finishOne() then lanes.remove(lane.key, lane)
+      else pool.activate(lane)
+
+  /** Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it. */
+  private def drain(lane: Lane[K]): Unit =
+    var more = true
+    while more do
+      lane.take().runOn(scope.support)
+      if lane.finishOne() then
+        lanes.remove(lane.key, lane)
+        more = false
+
+/** Creating a [[Sequentially]]. */
+object Sequentially:
+
+  /** The default bound on the tasks waiting behind a key's running task. */
+  val DefaultMaxPendingPerKey: Int = 1024
+
+  /** The default time an idle worker fiber waits for work before it exits. */
+  val DefaultIdleWorkerKeepAlive: FiniteDuration = 1.second
+
+  /**
+   * A new executor belonging to the current scope (see the class comment).
+   *
+   * @param maxPendingPerKey
+   *   how many tasks may wait behind a key's running task before `run`/`submit` wait (>= 1)
+   * @param idleWorkerKeepAlive
+   *   how long an idle worker fiber is kept for reuse before it exits (>= 0)
+   * @throws IllegalArgumentException
+   *   if a parameter is out of range
+   */
+  def apply[K](
+      maxPendingPerKey: Int = DefaultMaxPendingPerKey,
+      idleWorkerKeepAlive: FiniteDuration = DefaultIdleWorkerKeepAlive
+  )(using async: Async): Sequentially[K] =
+    if maxPendingPerKey < 1 then
+      throw IllegalArgumentException(s"maxPendingPerKey must be >= 1, got $maxPendingPerKey")
+    if idleWorkerKeepAlive.length < 0 then
+      throw IllegalArgumentException(s"idleWorkerKeepAlive must be >= 0, got $idleWorkerKeepAlive")
+    val s = new Sequentially[K](maxPendingPerKey, idleWorkerKeepAlive.toNanos, async)
+    s.link(async.group)
+    s

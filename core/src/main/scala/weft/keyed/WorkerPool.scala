@@ -1,0 +1,153 @@
+package weft.keyed
+
+import java.util.concurrent.{ConcurrentLinkedDeque, ConcurrentLinkedQueue}
+import java.util.concurrent.atomic.AtomicInteger
+import weft.{Async, CoreFuture, Future, JvmAsync}
+import weft.runtime.Fiber
+
+/**
+ * An elastic pool of worker fibers (virtual threads) that drain the lanes of a [[Sequentially]].
+ *
+ * ==Why elastic==
+ * A task may block for long (IO, a sleep, a lock). A fixed pool would let a few slow keys hold
+ * every worker and delay all other keys, which is exactly the flaw of bucketed designs. So the
+ * pool grows as needed: a lane becoming ready is never left waiting behind a running task.
+ * Workers are cheap virtual threads, idle ones are kept for a while (`keepAliveNanos`) to be
+ * reused, and all of them are futures of the scope that created the [[Sequentially]].
+ *
+ * ==Algorithm (in the style of work-searching schedulers)==
+ * Lanes ready to run go into one lock-free queue, `ready`. `searching` counts the workers that
+ * are looking for work, or have been woken or spawned to look. A worker:
+ *   1. polls `ready`, spinning briefly when it is empty;
+ *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
+ *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
+ *      task that may be slow;
+ *   1. drains the lane (runs its tasks until it retires), then searches again;
+ *   1. finding nothing, stops searching, re-checks `ready`, and parks as idle (in `idle`), until
+ *      woken or its keep-alive expires (then it exits).
+ * Activating a lane is: offer it to `ready`; if no worker is searching, wake an idle one or spawn
+ * one. A searcher stops searching (decrement) before its final check of `ready`, while an
+ * activator offers before reading `searching`; so either the activator sees no searcher and
+ * wakes one, or the searcher's final check sees the lane. Nothing ready is ever stranded.
+ *
+ * An idle worker's state goes `ACTIVE -> IDLE` (itself, before parking) and back `IDLE ->
+ * ACTIVE` by exactly one waker, or `IDLE -> EXITED` by itself on keep-alive expiry; the CAS
+ * decides between waking and exiting. A waker skips entries of `idle` that are not `IDLE`.
+ */
+private[keyed] final class WorkerPool(
+    scope: Async,
+    keepAliveNanos: Long,
+    drain: Lane[?] => Unit
+):
+  import WorkerPool.*
+
+  private val ready = ConcurrentLinkedQueue[Lane[?]]()
+  private val idle = ConcurrentLinkedDeque[Worker]()
+  private val searching = AtomicInteger()
+  private val live = AtomicInteger()
+  @volatile private var shutdown = false
+
+  /** Makes `lane` (whose baton the caller hands over) run on a worker. */
+  def activate(lane: Lane[?]): Unit =
+    ready.offer(lane)
+    if searching.get() == 0 then wakeOrSpawn()
+
+  /** The number of worker fibers alive (running, searching or idle). */
+  def liveWorkers: Int = live.get()
+
+  /** Stops the pool: idle workers wake and exit; busy ones exit after their lane. */
+  def stop(): Unit =
+    shutdown = true
+    var w = idle.pollFirst()
+    while w != null do
+      w.wakeForShutdown()
+      w = idle.pollFirst()
+
+  private def wakeOrSpawn(): Unit =
+    searching.incrementAndGet()
+    var done = false
+    while !done do
+      val w = idle.pollFirst()
+      if w == null then
+        spawn()
+        done = true
+      else done = w.tryWake()
+
+  private def spawn(): Unit =
+    if shutdown then searching.decrementAndGet()
+    else
+      val w = Worker()
+      try Future(w.loop())(using scope)
+      catch
+        case e: Throwable =>
+          searching.decrementAndGet()
+          throw e
+
+  /** One worker fiber; its value is its state (`ACTIVE`, `IDLE`, `EXITED`). */
+  private final class Worker extends AtomicInteger(ACTIVE):
+    @volatile private var fiber: Fiber | Null = null
+
+    def tryWake(): Boolean =
+      if compareAndSet(IDLE, ACTIVE) then
+        fiber.nn.unpark()
+        true
+      else false
+
+    def wakeForShutdown(): Unit =
+      val f = fiber
+      if f != null then f.nn.unpark()
+
+    def loop()(using async: Async): Unit =
+      live.incrementAndGet()
+      fiber = Fiber.current
+      val self: CoreFuture[?] | Null = async match
+        case j: JvmAsync => j.runner
+        case _           => null
+      def stopping: Boolean = shutdown || (self != null && self.isDone)
+      var running = true
+      try
+        while running && !stopping do
+          val lane = poll()
+          if lane != null then
+            if searching.decrementAndGet() == 0 && !ready.isEmpty then wakeOrSpawn()
+            drain(lane)
+            searching.incrementAndGet()
+          else
+            searching.decrementAndGet()
+            if !ready.isEmpty then searching.incrementAndGet()
+            else running = parkIdle(() => stopping)
+        if running then searching.decrementAndGet()
+      finally live.decrementAndGet()
+
+    /** Polls `ready`, spinning a little when it is empty. */
+    private def poll(): Lane[?] | Null =
+      var lane = ready.poll()
+      var spins = 0
+      while lane == null && spins < SearchSpins do
+        Fiber.spinPause(spins)
+        spins += 1
+        lane = ready.poll()
+      lane
+
+    /** Parks as idle; `true` if woken to search (already counted), `false` to exit. */
+    private def parkIdle(stopping: () => Boolean): Boolean =
+      set(IDLE)
+      idle.push(this)
+      val deadline = System.nanoTime() + keepAliveNanos
+      var result = 0
+      while result == 0 do
+        if get() == ACTIVE then result = 1
+        else if stopping() || deadline - System.nanoTime() <= 0 then
+          if compareAndSet(IDLE, EXITED) then
+            idle.remove(this)
+            result = -1
+        else Fiber.parkNanos(this, deadline - System.nanoTime())
+      result == 1
+
+private[keyed] object WorkerPool:
+  inline val ACTIVE = 0
+  inline val IDLE = 1
+  inline val EXITED = 2
+
+  /** Polls of an empty ready queue before a searching worker goes idle. */
+  inline val SearchSpins = 128

@@ -1,0 +1,117 @@
+package weft.keyed
+
+import java.util.concurrent.CancellationException
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
+import scala.util.{Failure, Success}
+import weft.{Async, Future, Promise, await}
+
+/** Failures stay with their own task; cancellation of pending and running tasks. */
+class SequentiallyCancelSuite extends munit.FunSuite:
+
+  private def isCancelled(r: Option[scala.util.Try[?]]): Boolean = r match
+    case Some(Failure(_: CancellationException)) => true
+    case _                                       => false
+
+  test("a failing task fails only its own future; the key's later tasks run"):
+    val boom = IllegalStateException("boom")
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val before = seq.submit(1)(1)
+      val failing = seq.submit[Int](1)(throw boom)
+      val after = seq.submit(1)(3)
+      assertEquals(before.await, 1)
+      assertEquals(failing.result, Failure(boom))
+      assertEquals(after.await, 3)
+      intercept[IllegalStateException](seq.run[Int](1)(throw boom))
+      assertEquals(seq.run(1)(4), 4)
+
+  test("cancelling a pending task removes it without running it; the queue continues"):
+    Async.blocking:
+      val seq = Sequentially[String]()
+      val gate = Promise[Unit]()
+      val ran = AtomicBoolean()
+      val first = seq.submit("k")(gate.future.await)
+      val victim = seq.submit("k")(ran.set(true))
+      val last = seq.submit("k")("last")
+      victim.cancel()
+      assert(isCancelled(victim.poll()), "cancel completes the future at once")
+      gate.success(())
+      first.await
+      assertEquals(last.await, "last")
+      assert(!ran.get, "a cancelled pending task never runs")
+
+  test("cancelling a running task interrupts it; the next task runs un-interrupted"):
+    Async.blocking:
+      val seq = Sequentially[String]()
+      val started = Promise[Unit]()
+      val sawInterrupt = Promise[Boolean]()
+      val running = seq.submit("k"):
+        started.success(())
+        try
+          Thread.sleep(Long.MaxValue)
+          sawInterrupt.success(false)
+        catch case _: InterruptedException => sawInterrupt.success(true)
+      val next = seq.submit("k"):
+        Thread.sleep(5) // would throw if the interrupt leaked into this task
+        Thread.currentThread().isInterrupted
+      started.future.await
+      running.cancel()
+      assert(isCancelled(running.poll()))
+      assert(sawInterrupt.future.await, "the running body was interrupted")
+      assertEquals(next.await, false)
+
+  test("cancelling a running task cancels the futures its body started"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val childStarted = Promise[Future[Unit]]()
+      val task = seq.submit(1):
+        val child = Future(Thread.sleep(Long.MaxValue))
+        childStarted.success(child)
+        child.await
+      val child = childStarted.future.await
+      task.cancel()
+      assert(Async.await(child).failed.get.isInstanceOf[CancellationException])
+      assertEquals(seq.run(1)(7), 7)
+
+  test("stress: cancellations racing with completion never leak an interrupt"):
+    val leaked = AtomicInteger()
+    val cancelled = AtomicInteger()
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      for i <- 0 until 3000 do
+        val k = i % 4
+        val f = seq.submit(k):
+          var x = 0
+          while x < (i % 7) * 200 do x += 1
+          x
+        val check = seq.submit(k)(Thread.currentThread().isInterrupted)
+        if i % 2 == 0 then f.cancel() else Future(f.cancel())
+        if check.await then leaked.incrementAndGet()
+        if isCancelled(f.poll()) then cancelled.incrementAndGet()
+        assert(f.poll().isDefined)
+    assertEquals(leaked.get, 0)
+    assert(cancelled.get > 0)
+
+  test("cancelling a caller of run cancels its queued task, which never runs"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val gate = Promise[Unit]()
+      val ran = AtomicBoolean()
+      val first = seq.submit(1)(gate.future.await)
+      val caller = Future(seq.run(1)(ran.set(true)))
+      while seq.activeKeys == 0 || caller.poll().isDefined do Thread.sleep(1)
+      Thread.sleep(10) // let the caller queue its task
+      caller.cancel()
+      gate.success(())
+      first.await
+      assertEquals(seq.submit(1)("after").await, "after")
+      assert(!ran.get)
+      assert(isCancelled(caller.poll()))
+
+  test("the result of a completed task is not changed by a late cancel"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val f = seq.submit(1)(5)
+      assertEquals(f.await, 5)
+      f.cancel()
+      assertEquals(f.poll(), Some(Success(5)))
