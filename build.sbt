@@ -1,8 +1,6 @@
 // weft: direct-style structured concurrency for Scala 3 on JDK 21+ virtual threads.
 // Module layout and layering: see ../shared/DESIGN.md and README.md.
 
-
-
 val jdkMajor: Int = sys.props("java.specification.version").split('.').last.toInt
 
 Global / onLoad := {
@@ -33,7 +31,7 @@ lazy val testSettings = Seq(
   Test / fork := true,
   Test / javaOptions ++= forkedJvmFlags ++ Seq("-Xmx2g"),
   Test / parallelExecution := false,
-  Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b"),
+  Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b")
 )
 
 lazy val root = (project in file("."))
@@ -45,7 +43,7 @@ lazy val core = (project in file("core"))
   .settings(testSettings)
   .settings(
     name := "weft-core",
-    libraryDependencies += "org.jetbrains.kotlinx" % "lincheck-jvm" % Versions.lincheck % Test,
+    libraryDependencies += "org.jetbrains.kotlinx" % "lincheck-jvm" % Versions.lincheck % Test
   )
 
 /** POSIX-like files, UDP and TCP as futures. */
@@ -68,9 +66,9 @@ lazy val bench = (project in file("bench"))
       "org.typelevel" %% "cats-effect" % Versions.catsEffect,
       "dev.zio" %% "zio" % Versions.zio,
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
-      "org.jctools" % "jctools-core" % Versions.jctools,
+      "org.jctools" % "jctools-core" % Versions.jctools
     ),
-    Jmh / javaOptions ++= forkedJvmFlags,
+    Jmh / javaOptions ++= forkedJvmFlags
   )
 
 /** JMH benchmarks for peers that exist only for Scala 2.13 (scala-async). */
@@ -81,7 +79,7 @@ lazy val benchScala2 = (project in file("bench-scala2"))
     publish / skip := true,
     scalaVersion := Versions.scala213,
     scalacOptions := Seq("-Xasync", "-release", "21"),
-    libraryDependencies += "org.scala-lang.modules" %% "scala-async" % Versions.scalaAsync,
+    libraryDependencies += "org.scala-lang.modules" %% "scala-async" % Versions.scalaAsync
   )
 
 /** The main job: runs the JMH suite, writes reports/latest (REPORT.md, charts, JSON). */
@@ -93,7 +91,6 @@ lazy val shootout = (project in file("shootout"))
     publish / skip := true,
     libraryDependencies ++= Seq(
       "org.knowm.xchart" % "xchart" % Versions.xchart,
-      "com.lihaoyi" %% "ujson" % Versions.ujson,
-    ),
+      "com.lihaoyi" %% "ujson" % Versions.ujson
+    )
   )
-

@@ -1,4 +1,4 @@
-import sbt.*
+import sbt._
 
 /** Pinned versions: each one resolves from Maven Central (see DESIGN.md, "Peers"). */
 object Versions {

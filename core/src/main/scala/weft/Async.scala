@@ -1,0 +1,189 @@
+package weft
+
+import java.util.concurrent.CancellationException
+import scala.annotation.implicitNotFound
+import scala.util.Try
+import weft.runtime.{AsyncSupport, Fiber}
+
+/**
+ * The capability to suspend: code that awaits takes a `(using Async)`.
+ *
+ * An `Async` knows how to await a [[Source]], which [[CompletionGroup]] the futures started
+ * under it join, and the [[runtime.AsyncSupport]] that starts them. Obtain one with
+ * [[Async.blocking]]; a `Future { ... }` body and an [[Async.group]] body receive their own.
+ */
+@implicitNotFound(
+  "This needs an Async context (it awaits or starts futures). Wrap the call in " +
+    "`Async.blocking { ... }`, call it from inside a `Future { ... }`, or add `(using Async)` " +
+    "to the enclosing method."
+)
+trait Async:
+
+  /**
+   * Suspends until `src` offers a value, and returns it.
+   * @throws java.util.concurrent.CancellationException
+   *   if this context's scope is (or gets) cancelled while waiting
+   */
+  def await[T](src: Source[T]): T
+
+  /** The group that futures started under this context join. */
+  def group: CompletionGroup
+
+  /** This context with futures joining `group` instead. */
+  def withGroup(group: CompletionGroup): Async
+
+  /** The runtime support that starts fibers and schedules timers. */
+  def support: AsyncSupport
+
+/** Entry points and combinators of direct-style concurrency. */
+object Async:
+
+  /** Alias of [[weft.Source]], as the seed names it. */
+  type Source[+T] = weft.Source[T]
+
+  /** Alias of [[weft.OriginalSource]], as the seed names it. */
+  type OriginalSource[+T] = weft.OriginalSource[T]
+
+  /**
+   * Runs `body` with an `Async` context and returns its value (or throws its exception).
+   *
+   * `body` runs on a virtual thread: on the caller's own if it is one, otherwise on a new one
+   * while the calling platform thread waits once, at the end. When `body` ends, every future
+   * started in it that is still running is cancelled, and `blocking` returns only after all of
+   * their threads have terminated.
+   *
+   * @throws InterruptedException
+   *   if the calling platform thread is interrupted (the body is then cancelled and joined)
+   */
+  def blocking[T](body: Async ?=> T): T =
+    val support = AsyncSupport.default
+    if Fiber.onVirtualThread then
+      val root = CompletionGroup()
+      try body(using JvmAsync(root, null, support))
+      finally
+        root.cancel()
+        root.waitCompletion()
+    else
+      val root = CompletionGroup()
+      val f = RunnableFuture.start(body, JvmAsync(root, null, support))
+      try JvmAsync.awaitFromPlatformThread(f)
+      catch
+        case e: InterruptedException =>
+          f.cancel()
+          root.waitCompletion()
+          throw e
+      root.waitCompletion()
+      f.resultNow.get
+
+  /**
+   * Runs `body` in a nested scope: when it ends (normally, by exception or by cancellation),
+   * the futures started in it are cancelled and their threads joined before this returns.
+   * The scope is cancelled with the enclosing one.
+   */
+  def group[T](body: Async ?=> T)(using outer: Async): T =
+    val g = CompletionGroup()
+    g.link(outer.group)
+    try body(using outer.withGroup(g))
+    finally
+      g.cancel()
+      g.waitCompletion()
+      g.unlink()
+
+  /** Suspends until `src` offers a value; for a future, its `Try` result. */
+  def await[T](src: Source[T])(using async: Async): T = async.await(src)
+
+  /** A source offering the first value of any of `sources` (each keeps its other values). */
+  def race[T](sources: Source[T]*): Source[T] = RaceSource(sources.toIndexedSeq)
+
+  /** A race of two sources that says which won. */
+  def either[L, R](left: Source[L], right: Source[R]): Source[Either[L, R]] =
+    race(left.map(Left(_)), right.map(Right(_)))
+
+  /**
+   * Awaits the first of `cases` to offer a value and runs that case's handler (outside any
+   * lock, on the caller's thread). Exactly one case fires; the others keep their values.
+   */
+  def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
+    val indexed = cases.toIndexedSeq.zipWithIndex.map: (c, i) =>
+      c.source.map(v => (i, v))
+    val (i, v) = async.await(RaceSource[(Int, Any)](indexed))
+    cases(i).asInstanceOf[SelectCase[Any, R]].handler(v)
+
+/** Awaiting sources with extension syntax. */
+extension [T](src: Source[T])
+  /** Suspends until this source offers a value and returns it. */
+  def awaitResult(using async: Async): T = async.await(src)
+
+extension [T](src: Source[Try[T]])
+  /** Suspends until this source offers a result and returns its value, or throws its failure. */
+  def await(using async: Async): T = async.await(src).get
+
+/**
+ * Runs `body` so that a cancellation of the enclosing future arriving meanwhile is deferred: it
+ * neither interrupts `body` nor makes its awaits throw. When `body` ends, a deferred
+ * cancellation is raised as a `CancellationException`. Outside a future it simply runs `body`.
+ */
+def uninterruptible[T](body: => T)(using async: Async): T = async match
+  case j: JvmAsync if j.runner != null => j.runner.nn.uninterruptibly(body)
+  case _                               => body
+
+/**
+ * The JVM `Async`: awaiting parks the virtual thread until the source completes a [[Waiter]].
+ * @param runner
+ *   the future whose body this context belongs to, or `null` at a root scope
+ */
+private[weft] final class JvmAsync(
+    val group: CompletionGroup,
+    val runner: RunnableFuture[?] | Null,
+    val support: AsyncSupport
+) extends Async:
+
+  def withGroup(g: CompletionGroup): Async = JvmAsync(g, runner, support)
+
+  private def cancellationPending: Boolean =
+    val r = runner
+    if r == null then group.isCancelled
+    else r.cancellationPending || (group.isCancelled && !r.inUninterruptible)
+
+  def await[T](src: Source[T]): T =
+    src match
+      case f: CoreFuture[?] if f.isDone => return f.resultNow.asInstanceOf[T]
+      case _                            => ()
+    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+    val w = JvmAsync.Waiter[T](Fiber.current)
+    src.onComplete(w)
+    while !w.isDone do
+      Fiber.park(w)
+      if Fiber.interrupted() then
+        src.dropListener(w)
+        if !w.isDone then
+          if cancellationPending then
+            throw CancellationException("the awaiting scope was cancelled")
+          throw InterruptedException()
+        Fiber.selfInterrupt()
+    w.value
+
+private[weft] object JvmAsync:
+
+  /** The listener of one `await`: stores the value and unparks the waiting fiber. */
+  final class Waiter[T](fiber: Fiber) extends Listener[T]:
+    val lock: ListenerLock | Null = null
+    @volatile private var done = false
+    private var result: T | Null = null
+    def complete(data: T, source: Source[T]): Unit =
+      result = data
+      done = true
+      fiber.unpark()
+    def isDone: Boolean = done
+    def value: T = result.asInstanceOf[T]
+
+  /** Waits on a platform thread for `f`; interrupts surface as `InterruptedException`. */
+  def awaitFromPlatformThread(f: CoreFuture[?]): Unit =
+    if !f.isDone then
+      val w = Waiter[Any](Fiber.current)
+      f.onComplete(w)
+      while !w.isDone do
+        Fiber.park(w)
+        if Fiber.interrupted() then
+          f.dropListener(w)
+          if !w.isDone then throw InterruptedException()

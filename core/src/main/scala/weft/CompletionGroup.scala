@@ -1,0 +1,161 @@
+package weft
+
+import java.util.concurrent.locks.ReentrantLock
+import weft.runtime.Fiber
+
+/** Something that can be cancelled, and that belongs to at most one [[CompletionGroup]]. */
+trait Cancellable:
+
+  /** Requests cancellation. Idempotent; never blocks for long. */
+  def cancel(): Unit
+
+  @volatile private var owner: CompletionGroup | Null = null
+
+  /**
+   * Makes this a member of `group` (leaving any previous group): cancelled when it is.
+   *
+   * @throws java.util.concurrent.CancellationException
+   *   if `group` is already cancelled (this is then cancelled too)
+   */
+  def link(group: CompletionGroup): this.type =
+    unlink()
+    owner = group
+    group.add(this)
+    this
+
+  /** Leaves the current group, if any. */
+  def unlink(): this.type =
+    val g = owner
+    if g != null then
+      owner = null
+      g.remove(this, null)
+    this
+
+  /**
+   * Leaves the group from the member's own fiber, at its very end: the group's
+   * `waitCompletion` then joins `fiber`, so that it has terminated when the scope ends.
+   */
+  private[weft] def unlinkExiting(fiber: Fiber): Unit =
+    val g = owner
+    if g != null then
+      owner = null
+      g.remove(this, fiber)
+
+/**
+ * A set of [[Cancellable]] members cancelled together: the scope of structured concurrency.
+ *
+ * Every future started under an `Async` becomes a member of that `Async`'s group and leaves it
+ * when its thread has finished. `Async.blocking` and `Async.group` end by cancelling their
+ * group and waiting ([[waitCompletion]]) until it is empty, so nothing outlives them.
+ *
+ * A group is itself `Cancellable`, so groups nest: cancelling a group cancels its subgroups.
+ * Members are kept under a `ReentrantLock` (never `synchronized`, which pins virtual threads).
+ * Most groups (one per runnable future, for its children) never get a member, so the set and
+ * its lock are allocated on the first member only.
+ */
+class CompletionGroup extends Cancellable:
+  import CompletionGroup.Members
+
+  @volatile private var membersRef: Members | Null = null
+  @volatile private var cancelled = false
+
+  private def members(): Members =
+    val m = membersRef
+    if m != null then m
+    else
+      val fresh = Members()
+      if CompletionGroup.MEMBERS.compareAndSet(this, null, fresh) then fresh else membersRef.nn
+
+  /** Whether [[cancel]] has been called. */
+  def isCancelled: Boolean = cancelled
+
+  /** Cancels every member, now and any added later. Idempotent. */
+  def cancel(): Unit =
+    if !cancelled then
+      cancelled = true
+      val m = membersRef
+      if m != null then m.snapshot().foreach(_.cancel())
+
+  /** Adds a member; if the group is already cancelled, the member is cancelled at once. */
+  private[weft] def add(member: Cancellable): Unit =
+    members().add(member)
+    if cancelled then member.cancel()
+
+  /**
+   * Removes a member; wakes [[waitCompletion]] when the group becomes empty. A member leaving
+   * from its own `fiber` passes it, to be joined by [[waitCompletion]].
+   */
+  private[weft] def remove(member: Cancellable, fiber: Fiber | Null): Unit =
+    val m = membersRef
+    if m != null then m.remove(member, fiber)
+
+  /** The number of current members. */
+  def size: Int =
+    val m = membersRef
+    if m == null then 0 else m.size
+
+  /**
+   * Blocks until the group has no members and the fibers of the members that left have
+   * terminated, ignoring interrupts (re-raised afterwards): it is the join at the end of a
+   * scope, which must not be cut short or threads would leak.
+   */
+  def waitCompletion(): Unit =
+    val m = membersRef
+    if m != null then m.awaitEmpty()
+
+/** Factories for [[CompletionGroup]]. */
+object CompletionGroup:
+
+  /** A new, empty, uncancelled group. */
+  def apply(): CompletionGroup = new CompletionGroup
+
+  private val MEMBERS =
+    java.lang.invoke.MethodHandles
+      .privateLookupIn(classOf[CompletionGroup], java.lang.invoke.MethodHandles.lookup())
+      .findVarHandle(classOf[CompletionGroup], "membersRef", classOf[Members])
+
+  /**
+   * The member set with its lock and "became empty" condition, and the fibers of members that
+   * left but may still be finishing their last instructions (pruned of terminated ones as it
+   * grows, joined by `awaitEmpty`).
+   */
+  private final class Members:
+    private val lock = ReentrantLock()
+    private val emptied = lock.newCondition()
+    private val set = java.util.HashSet[Cancellable]()
+    private val exiting = java.util.ArrayList[Fiber]()
+
+    def add(c: Cancellable): Unit =
+      lock.lock()
+      try set.add(c)
+      finally lock.unlock()
+
+    def remove(c: Cancellable, fiber: Fiber | Null): Unit =
+      lock.lock()
+      try
+        if fiber != null then
+          if exiting.size >= 64 then exiting.removeIf(f => !f.isAlive)
+          exiting.add(fiber.nn)
+        if set.remove(c) && set.isEmpty then emptied.signalAll()
+      finally lock.unlock()
+
+    def size: Int =
+      lock.lock()
+      try set.size
+      finally lock.unlock()
+
+    def snapshot(): Array[Cancellable] =
+      lock.lock()
+      try set.toArray(Array.empty[Cancellable])
+      finally lock.unlock()
+
+    def awaitEmpty(): Unit =
+      lock.lock()
+      val toJoin =
+        try
+          while !set.isEmpty do emptied.awaitUninterruptibly()
+          val a = exiting.toArray()
+          exiting.clear()
+          a
+        finally lock.unlock()
+      toJoin.foreach(f => f.asInstanceOf[Fiber].joinUninterruptibly())

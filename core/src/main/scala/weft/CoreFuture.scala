@@ -1,0 +1,123 @@
+package weft
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.CancellationException
+import scala.annotation.tailrec
+import scala.util.{Failure, Try}
+
+/**
+ * The completable future underneath every weft [[Future]].
+ *
+ * ==State==
+ * One volatile field, changed only by compare-and-set through a `VarHandle`:
+ *   - `null`: pending, no listeners;
+ *   - a [[CoreFuture.Waiters]] node: pending, with an immutable list of listeners;
+ *   - a `Try[T]`: done; never changes again.
+ *
+ * Adding or dropping a listener swaps in a new list; completing swaps in the result and then
+ * offers it to every listener of the list it replaced. No locks; awaiting a completed future
+ * reads one field and allocates nothing.
+ */
+private[weft] class CoreFuture[T] extends Future[T]:
+  import CoreFuture.*
+
+  @volatile private var state: AnyRef | Null = null
+
+  /** Whether the future has a result. */
+  final def isDone: Boolean = state.isInstanceOf[Try[?]]
+
+  /** The result; only valid when [[isDone]]. */
+  private[weft] final def resultNow: Try[T] = state.asInstanceOf[Try[T]]
+
+  final def poll(k: Listener[Try[T]]): Boolean = state match
+    case r: Try[?] =>
+      k.completeNow(r.asInstanceOf[Try[T]], this)
+      true
+    case _ => false
+
+  override final def poll(): Option[Try[T]] = state match
+    case r: Try[?] => Some(r.asInstanceOf[Try[T]])
+    case _         => None
+
+  @tailrec
+  protected final def addListener(k: Listener[Try[T]]): Unit = state match
+    case r: Try[?] => k.completeNow(r.asInstanceOf[Try[T]], this)
+    case s =>
+      val w = s.asInstanceOf[Waiters | Null]
+      if !STATE.compareAndSet(this, w, Waiters(k, w)) then addListener(k)
+
+  @tailrec
+  final def dropListener(k: Listener[Try[T]]): Unit = state match
+    case w: Waiters =>
+      val without = w.without(k)
+      if (without ne w) && !STATE.compareAndSet(this, w, without) then dropListener(k)
+    case _ => ()
+
+  /** The number of registered listeners (0 once done): for tests and diagnostics. */
+  private[weft] final def listenerCount: Int = state match
+    case w: Waiters => w.size
+    case _          => 0
+
+  /** Sets the result if not yet done and offers it to the listeners; `false` if already done. */
+  @tailrec
+  private[weft] final def tryComplete(result: Try[T]): Boolean = state match
+    case _: Try[?] => false
+    case s =>
+      if STATE.compareAndSet(this, s, result) then
+        if s != null then s.asInstanceOf[Waiters].offerAll(result, this)
+        true
+      else tryComplete(result)
+
+  /** Completes with `Failure(CancellationException)` if pending. */
+  def cancel(): Unit =
+    tryComplete(Failure(CancellationException("future was cancelled")))
+
+  override def toString: String = state match
+    case r: Try[?] => s"Future($r)"
+    case _         => "Future(<pending>)"
+
+private[weft] object CoreFuture:
+  val STATE: VarHandle =
+    MethodHandles.privateLookupIn(classOf[CoreFuture[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[CoreFuture[?]], "state", classOf[AnyRef])
+
+  /** An immutable list of listeners, newest first. */
+  final class Waiters(val head: Listener[?], val next: Waiters | Null):
+    def size: Int =
+      var n = 0
+      var w: Waiters | Null = this
+      while w != null do
+        n += 1
+        w = w.next
+      n
+
+    /** The list without the first listener equal to `k`; `this` if absent. Iterative. */
+    def without(k: Listener[?]): Waiters | Null =
+      var prefix = List.empty[Listener[?]]
+      var w: Waiters | Null = this
+      while w != null && w.head != k do
+        prefix = w.head :: prefix
+        w = w.next
+      if w == null then this
+      else
+        var rebuilt: Waiters | Null = w.next
+        for l <- prefix do rebuilt = Waiters(l, rebuilt)
+        rebuilt
+
+    /**
+     * Offers `result` to every listener, oldest first. A listener that throws (a faulty `map`
+     * function) does not stop the others: its exception goes to the thread's handler.
+     */
+    def offerAll[T](result: Try[T], src: Source[Try[T]]): Unit =
+      val all = new Array[Listener[?]](size)
+      var i = all.length
+      var w: Waiters | Null = this
+      while w != null do
+        i -= 1
+        all(i) = w.head
+        w = w.next
+      while i < all.length do
+        try all(i).asInstanceOf[Listener[Try[T]]].completeNow(result, src)
+        catch
+          case e: Throwable => weft.runtime.Fiber.reportUncaught(e)
+        i += 1

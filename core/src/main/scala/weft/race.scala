@@ -1,0 +1,100 @@
+package weft
+
+import java.util.concurrent.ConcurrentHashMap
+
+/**
+ * A source offering the first value of any of `sources`; the others keep their values.
+ *
+ * ==Algorithm==
+ * `onComplete(k)` wraps `k` in one [[RaceSource.RaceListener]] registered on every source. The
+ * wrapper's lock is `k`'s lock when `k` has one (so a race nested in a race, or raced against a
+ * channel, shares one lock and one winner), else a fresh [[NumberedLock]]. The first source to
+ * acquire the lock completes `k`; every later source fails to acquire it and keeps its value.
+ * The winner then drops the wrapper from all sources. Registration may still be running on
+ * another thread when a source wins, so registration re-checks after each source and drops the
+ * wrapper itself if the race is already decided: no listener stays registered after a race.
+ */
+final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
+  import RaceSource.*
+
+  /** Wrappers of the listeners registered through `onComplete`, to find them again on drop. */
+  private val registered = ConcurrentHashMap[Listener[T], RaceListener[T]]()
+
+  def poll(k: Listener[T]): Boolean =
+    var i = 0
+    while i < sources.length do
+      if sources(i).poll(k) then return true
+      i += 1
+    false
+
+  def onComplete(k: Listener[T]): Unit =
+    val rl = RaceListener(k, this)
+    registered.put(k, rl)
+    var i = 0
+    while i < sources.length && !rl.isDone do
+      val s = sources(i)
+      s.onComplete(rl)
+      if rl.isDone then s.dropListener(rl)
+      i += 1
+    if rl.isDone then registered.remove(k, rl)
+
+  def dropListener(k: Listener[T]): Unit =
+    val rl = registered.remove(k)
+    if rl != null then rl.dropFromAll()
+
+  private[weft] def sourceCount: Int = sources.length
+  private[weft] def sourceAt(i: Int): Source[T] = sources(i)
+  private[weft] def forget(k: Listener[T], rl: RaceListener[T]): Unit = registered.remove(k, rl)
+
+/** Implementation of [[RaceSource]]. */
+object RaceSource:
+
+  /** The listener a race registers on each of its sources, forwarding the first value to `k`. */
+  final class RaceListener[T](k: Listener[T], race: RaceSource[T]) extends Listener[T]:
+    @volatile private var done = false
+    private val own: NumberedLock | Null = if k.lock == null then NumberedLock() else null
+
+    val lock: ListenerLock | Null =
+      val outer = k.lock
+      if outer == null then own
+      else
+        new ListenerLock:
+          def number: Long = outer.number
+          def acquire(): Boolean =
+            if done then false
+            else if !outer.acquire() then false
+            else if done then
+              outer.release()
+              false
+            else true
+          def release(): Unit = outer.release()
+
+    /** Whether a source has completed this race. */
+    def isDone: Boolean = done
+
+    override def accepts(data: T): Boolean = k.accepts(data)
+
+    def complete(data: T, source: Source[T]): Unit =
+      done = true
+      val o = own
+      if o != null then o.retire()
+      k.complete(data, race)
+      race.forget(k, this)
+      dropFromAll()
+
+    /** Removes this listener from every source of the race. */
+    def dropFromAll(): Unit =
+      var i = 0
+      while i < race.sourceCount do
+        race.sourceAt(i).dropListener(this)
+        i += 1
+
+/** One case of [[Async.select]]: a source and the handler for its value. */
+final case class SelectCase[T, R](source: Source[T], handler: T => R)
+
+extension [T](src: Source[T])
+  /** Pairs this source with a handler, as one case of [[Async.select]]. */
+  infix def handle[R](f: T => R): SelectCase[T, R] = SelectCase(src, f)
+
+  /** Alias of [[handle]]: `src ~~> (v => ...)`. */
+  inline def ~~>[R](f: T => R): SelectCase[T, R] = SelectCase(src, f)

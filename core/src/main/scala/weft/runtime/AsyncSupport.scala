@@ -1,0 +1,70 @@
+package weft.runtime
+
+import java.util.concurrent.{ScheduledFuture, ScheduledThreadPoolExecutor, ThreadFactory, TimeUnit}
+
+/**
+ * How computations are started, and where delayed work runs.
+ *
+ * The layers above use only this trait and [[Fiber]]; [[AsyncSupport.default]] is the JVM
+ * implementation on virtual threads.
+ */
+trait AsyncSupport:
+
+  /** Starts `body` on a new fiber and returns it. The fiber is started before this returns. */
+  def start(body: Runnable): Fiber
+
+  /** The one timer facility shared by every timer, sleep and timeout. */
+  def scheduler: Scheduler
+
+/** Runs delayed work. Tasks must be short and must not block: they complete promises. */
+trait Scheduler:
+
+  /** Runs `task` after `delayNanos` (>= 0); the returned handle cancels it if not yet run. */
+  def schedule(delayNanos: Long, task: Runnable): Scheduler.Cancel
+
+/** Handles returned by a [[Scheduler]]. */
+object Scheduler:
+
+  /** Cancels a scheduled task; returns true if it had not yet run. */
+  trait Cancel:
+    /** Cancels the task if it has not run yet; returns whether it was cancelled by this call. */
+    def cancel(): Boolean
+
+/** The JVM support: one virtual thread per fiber, one daemon platform thread for all timers. */
+object AsyncSupport:
+
+  /** The support used by `Async.blocking` unless told otherwise. */
+  val default: AsyncSupport = VirtualThreads
+
+  /** Virtual threads, with unstarted threads made by one shared builder factory. */
+  object VirtualThreads extends AsyncSupport:
+    private val factory: ThreadFactory = Thread.ofVirtual().name("weft-", 0).factory()
+
+    def start(body: Runnable): Fiber =
+      val t = factory.newThread(body)
+      t.start()
+      Fiber.ofThread(t)
+
+    val scheduler: Scheduler = TimerScheduler
+
+  /**
+   * A single-thread scheduled executor: O(log n) per timer, no thread per timer; cancelled
+   * timers are removed at once so they do not pin memory.
+   */
+  private object TimerScheduler extends Scheduler:
+    private val executor =
+      val ex = new ScheduledThreadPoolExecutor(
+        1,
+        (r: Runnable) =>
+          val t = new Thread(r, "weft-timer")
+          t.setDaemon(true)
+          t
+      )
+      ex.setRemoveOnCancelPolicy(true)
+      ex.setExecuteExistingDelayedTasksAfterShutdownPolicy(false)
+      ex
+
+    def schedule(delayNanos: Long, task: Runnable): Scheduler.Cancel =
+      require(delayNanos >= 0, s"delay must be >= 0, got $delayNanos ns")
+      val f: ScheduledFuture[?] = executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS)
+      () => f.cancel(false)

@@ -1,0 +1,66 @@
+package weft.runtime
+
+import java.util.concurrent.locks.LockSupport
+
+/**
+ * A running computation: on the JVM, a (usually virtual) thread.
+ *
+ * This is the only type through which the layers above `weft.runtime` refer to threads, so that a
+ * runtime without `java.lang.Thread` (Scala Native, a continuation scheduler) can be added by
+ * replacing this package only.
+ */
+opaque type Fiber = Thread
+
+/** Operations on [[Fiber]]s. */
+object Fiber:
+
+  /** The fiber of a JVM thread (runtime layer only). */
+  private[runtime] inline def ofThread(t: Thread): Fiber = t
+
+  /** The fiber running the caller. */
+  inline def current: Fiber = Thread.currentThread()
+
+  /** Parks the current fiber until [[unpark]], an interrupt, or spuriously. */
+  inline def park(blocker: AnyRef): Unit = LockSupport.park(blocker)
+
+  /** Parks the current fiber for at most `nanos` nanoseconds. */
+  inline def parkNanos(blocker: AnyRef, nanos: Long): Unit = LockSupport.parkNanos(blocker, nanos)
+
+  /** Tests and clears the current fiber's interrupt status. */
+  inline def interrupted(): Boolean = Thread.interrupted()
+
+  /** Tests the current fiber's interrupt status without clearing it. */
+  inline def isInterrupted: Boolean = Thread.currentThread().isInterrupted
+
+  /** Re-raises the interrupt status of the current fiber. */
+  inline def selfInterrupt(): Unit = Thread.currentThread().interrupt()
+
+  /** Whether the caller runs on a virtual thread (cheap to block, cheap to wake). */
+  inline def onVirtualThread: Boolean = Thread.currentThread().isVirtual
+
+  /** A brief pause inside a spin loop: a CPU hint for the first iterations, then a yield. */
+  def spinPause(iteration: Int): Unit =
+    if iteration < 64 then Thread.onSpinWait() else Thread.`yield`()
+
+  /** Hands `e` to the current thread's uncaught-exception handler, without unwinding. */
+  def reportUncaught(e: Throwable): Unit =
+    val t = Thread.currentThread()
+    t.getUncaughtExceptionHandler.uncaughtException(t, e)
+
+  extension (f: Fiber)
+    /** Wakes the fiber if it is parked (or makes its next park return at once). */
+    inline def unpark(): Unit = LockSupport.unpark(f)
+
+    /** Interrupts the fiber: a blocking call in it returns early. */
+    inline def interrupt(): Unit = f.interrupt()
+
+    /** Whether the fiber has started and not yet finished. */
+    inline def isAlive: Boolean = f.isAlive
+
+    /** Waits until the fiber has finished, ignoring interrupts (which are re-raised after). */
+    def joinUninterruptibly(): Unit =
+      var interrupted = false
+      while f.isAlive do
+        try f.join()
+        catch case _: InterruptedException => interrupted = true
+      if interrupted then Thread.currentThread().interrupt()
