@@ -4,19 +4,33 @@ import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
 import scala.concurrent.{Await, ExecutionContext}
 import scala.concurrent.duration.Duration
+import weft.{Async, await}
 
-/** Workload `future-spawn-await` (seed 002, Future): start a runnable future and await it.
-  *
-  * Every contender runs its loop of [[FutureSpawnAwait.N]] spawn+await pairs on its own kind of
-  * thread, entered once per invocation: a virtual thread for weft, bare threads, ox and
-  * `scala.concurrent.Future`; the fiber runtime for cats-effect and ZIO.
-  */
+/**
+ * Workload `future-spawn-await` (seed 002, Future): start a runnable future and await it.
+ *
+ * Every contender runs its loop of [[FutureSpawnAwait.N]] spawn+await pairs on its own kind of
+ * thread, entered once per invocation: a virtual thread for weft, bare threads, ox and
+ * `scala.concurrent.Future`; the fiber runtime for cats-effect and ZIO.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Array(Mode.Throughput))
 @OutputTimeUnit(TimeUnit.SECONDS)
 @OperationsPerInvocation(FutureSpawnAwait.N)
 class FutureSpawnAwait:
   import FutureSpawnAwait.N
+
+  /** weft: `Future { ... }` then `await`, the loop inside one `Async.blocking`. */
+  @Benchmark
+  def weft(): Long = Async.blocking {
+    var sum = 0L
+    var i = 0
+    while i < N do
+      val value = i
+      sum += _root_.weft.Future(value.toLong).await
+      i += 1
+    sum
+  }
 
   /** A bare virtual thread: start, then join; the result travels through a field. */
   @Benchmark

@@ -3,10 +3,11 @@ package weft.bench
 import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
 
-/** Workload `handoff-ideal` (seed 002, "comparison with ideal implementation"): a sender and a
-  * receiver virtual thread hand values over through one volatile slot and a volatile flag,
-  * spinning; no library, no allocation. The floor for the channel workloads.
-  */
+/**
+ * Workload `handoff-ideal` (seed 002, "comparison with ideal implementation"): a sender and a
+ * receiver virtual thread hand values over through one volatile slot and a volatile flag,
+ * spinning; no library, no allocation. The floor for the channel workloads.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Array(Mode.Throughput))
 @OutputTimeUnit(TimeUnit.SECONDS)

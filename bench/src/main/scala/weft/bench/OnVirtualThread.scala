@@ -1,8 +1,9 @@
 package weft.bench
 
-/** Runs a benchmark's loop on a fresh virtual thread and waits for it: the single
-  * platform-to-virtual handoff that `@OperationsPerInvocation` amortises.
-  */
+/**
+ * Runs a benchmark's loop on a fresh virtual thread and waits for it: the single
+ * platform-to-virtual handoff that `@OperationsPerInvocation` amortises.
+ */
 object OnVirtualThread:
 
   /** Runs `body` on a new virtual thread; returns its value or rethrows its exception. */

@@ -3,17 +3,56 @@ package weft.bench
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
 import org.openjdk.jmh.annotations.*
+import weft.{Async, await, awaitResult}
 
-/** Workload `race-3` (seed 002, Async.race, without the sleeps dominating): three tasks race; one
-  * returns at once, two block (sleep for a minute or never complete) until they are cancelled.
-  * Each op starts all three, takes the winner and cancels the losers.
-  */
+/**
+ * Workload `race-3` (seed 002, Async.race, without the sleeps dominating): three tasks race; one
+ * returns at once, two block (sleep for a minute or never complete) until they are cancelled.
+ * Each op starts all three, takes the winner and cancels the losers.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Array(Mode.Throughput))
 @OutputTimeUnit(TimeUnit.SECONDS)
 @OperationsPerInvocation(Race3.N)
 class Race3:
   import Race3.*
+
+  /** weft: `Async.race` of three futures in an `Async.group`, whose end cancels the losers. */
+  @Benchmark
+  def weft(): Long = Async.blocking {
+    var sum = 0L
+    var i = 0
+    while i < N do
+      val value = i.toLong
+      sum += Async.group {
+        val winner = _root_.weft.Future(value)
+        val l1 = _root_.weft.Future(sleeper())
+        val l2 = _root_.weft.Future(sleeper())
+        Async.race(winner, l1, l2).awaitResult.get
+      }
+      i += 1
+    sum
+  }
+
+  /**
+   * weft without the race: the same three futures, awaiting the known winner directly (the
+   * seed's "await the fastest only"); the group's end cancels the losers.
+   */
+  @Benchmark
+  def awaitWinner(): Long = Async.blocking {
+    var sum = 0L
+    var i = 0
+    while i < N do
+      val value = i.toLong
+      sum += Async.group {
+        val winner = _root_.weft.Future(value)
+        _root_.weft.Future(sleeper())
+        _root_.weft.Future(sleeper())
+        winner.await
+      }
+      i += 1
+    sum
+  }
 
   /** ox: `raceSuccess` of three forks; losers are interrupted. */
   @Benchmark
@@ -37,9 +76,10 @@ class Race3:
       if i == N then IO.pure(acc) else one(i).flatMap(v => loop(i + 1, acc + v))
     loop(0, 0L).unsafeRunSync()(using cats.effect.unsafe.implicits.global)
 
-  /** Three bare virtual threads; the winner sets an atomic flag the caller spins on, then the
-    * losers are interrupted and all three joined (the seed's "spin lock").
-    */
+  /**
+   * Three bare virtual threads; the winner sets an atomic flag the caller spins on, then the
+   * losers are interrupted and all three joined (the seed's "spin lock").
+   */
   @Benchmark
   def spinLock(): Long = OnVirtualThread.run {
     var sum = 0L

@@ -6,9 +6,10 @@ import scala.async.Async.{async, await}
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
 
-/** Workload `compose-3` (seed 000, FutureBenchmark) on Scala 2.13: three futures created once per
-  * trial, already completed, summed and awaited by the blocking JMH thread on every op.
-  */
+/**
+ * Workload `compose-3` (seed 000, FutureBenchmark) on Scala 2.13: three futures created once per
+ * trial, already completed, summed and awaited by the blocking JMH thread on every op.
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Array(Mode.AverageTime))
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
