@@ -17,12 +17,22 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
     val log = File(workDir, s"$name.log")
     out.delete()
     val cmd = Seq(Java.executable) ++ jvmArgs ++
-      Seq("-cp", config.classpath(job.runner.module), job.runner.mainClass, "--out", out.getAbsolutePath, "--mode", mode.toString.toLowerCase)
+      Seq(
+        "-cp",
+        config.classpath(job.runner.module),
+        job.runner.mainClass,
+        "--out",
+        out.getAbsolutePath,
+        "--mode",
+        mode.toString.toLowerCase
+      )
     val exit = Java.run(cmd, log, 3600)(_ => ())
     val problem = exit match
       case Java.Exit.Code(0) => None
-      case other => Some(s"harness ended with $other")
-    val scores = if out.exists then ExternalRunner.parse(Files.readString(out.toPath, StandardCharsets.UTF_8)) else Map.empty
+      case other             => Some(s"harness ended with $other")
+    val scores = if out.exists then
+      ExternalRunner.parse(Files.readString(out.toPath, StandardCharsets.UTF_8))
+    else Map.empty
     val params = ListMap[String, ujson.Value](
       "threads" -> ujson.Num(1),
       "module" -> ujson.Str(job.runner.module.id),
@@ -34,7 +44,11 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
       val base = Row(w.id, c, 1, None, None, w.unit, w.higherIsBetter, params)
       scores.get(c) match
         case Some((score, error)) => base.copy(score = Some(score), error = error)
-        case None => base.copy(failure = Some((problem.toSeq :+ s"no score from the harness (see logs/${log.getName})").mkString("; ")))
+        case None => base.copy(failure =
+            Some((problem.toSeq :+ s"no score from the harness (see logs/${log.getName})").mkString(
+              "; "
+            ))
+          )
     }
 
 /** The harness output format. */

@@ -12,8 +12,11 @@ object Format:
     else if math.abs(d) >= 10 then String.format(Locale.ROOT, "%.1f", d)
     else String.format(Locale.ROOT, "%.3f", d)
 
-  /** A factor, `1.25x`. */
-  def factor(d: Double): String = String.format(Locale.ROOT, "%.2fx", d)
+  /** A factor, `1.25x`; small ones keep two significant digits (`0.0034x`). */
+  def factor(d: Double): String =
+    if d.isNaN || d.isInfinite then s"${d}x"
+    else if math.abs(d) >= 0.1 || d == 0 then String.format(Locale.ROOT, "%.2fx", d)
+    else BigDecimal(d).round(java.math.MathContext(2)).bigDecimal.toPlainString + "x"
 
   /** A duration in seconds as `1h02m`, `3m05s` or `42s`. */
   def duration(seconds: Double): String =

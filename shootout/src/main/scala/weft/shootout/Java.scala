@@ -29,9 +29,10 @@ object Java:
     /** The watchdog killed it after this many seconds. */
     case TimedOut(seconds: Long)
 
-  /** Runs `command`, copying every output line to `log` and handing it to `onLine`; kills the
-    * process (and its children) after `timeoutSeconds`.
-    */
+  /**
+   * Runs `command`, copying every output line to `log` and handing it to `onLine`; kills the
+   * process (and its children) after `timeoutSeconds`.
+   */
   def run(command: Seq[String], log: File, timeoutSeconds: Long)(onLine: String => Unit): Exit =
     log.getParentFile.mkdirs()
     val process = ProcessBuilder(command.asJava).redirectErrorStream(true).start()
@@ -64,5 +65,6 @@ object Java:
   def tail(file: File, n: Int): Seq[String] =
     if !file.exists then Nil
     else
-      val lines = java.nio.file.Files.readAllLines(file.toPath, StandardCharsets.UTF_8).asScala.toSeq
+      val lines =
+        java.nio.file.Files.readAllLines(file.toPath, StandardCharsets.UTF_8).asScala.toSeq
       lines.takeRight(n)

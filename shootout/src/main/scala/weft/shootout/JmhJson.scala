@@ -1,14 +1,15 @@
 package weft.shootout
 
-/** One benchmark result as JMH writes it with `-rf json`.
-  *
-  * @param benchmark
-  *   the full method name, `weft.bench.Compose3.weft`
-  * @param scoreError
-  *   the 99.9% half-interval; None when JMH had too few samples (it writes `"NaN"`)
-  * @param raw
-  *   the untouched JSON object, for `results.json`
-  */
+/**
+ * One benchmark result as JMH writes it with `-rf json`.
+ *
+ * @param benchmark
+ *   the full method name, `weft.bench.Compose3.weft`
+ * @param scoreError
+ *   the 99.9% half-interval; None when JMH had too few samples (it writes `"NaN"`)
+ * @param raw
+ *   the untouched JSON object, for `results.json`
+ */
 final case class JmhRecord(
     benchmark: String,
     mode: String,
@@ -44,7 +45,7 @@ object JmhJson:
   private def number(v: ujson.Value): Option[Double] = v match
     case ujson.Num(n) if !n.isNaN && !n.isInfinite => Some(n)
     case ujson.Str(s) => s.toDoubleOption.filter(d => !d.isNaN && !d.isInfinite)
-    case _ => None
+    case _            => None
 
   private def str(o: ujson.Obj, key: String): String =
     o.value.get(key).map(_.strOpt.getOrElse("")).getOrElse("")

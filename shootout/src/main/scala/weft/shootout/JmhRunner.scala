@@ -4,25 +4,29 @@ import java.io.File
 import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 
-/** Forking JMH: one host JVM per job (`org.openjdk.jmh.Main`), which itself forks the benchmark
-  * JVMs (`-f`, always at least 1).
-  */
+/**
+ * Forking JMH: one host JVM per job (`org.openjdk.jmh.Main`), which itself forks the benchmark
+ * JVMs (`-f`, always at least 1).
+ */
 final class JmhRunner(config: RunConfig, workDir: File):
 
   /** Flags for every child JVM we start ourselves (JMH hosts, external harnesses). */
   private val hostFlags: Seq[String] =
-    (if Java.acceptsUnsafeMemoryAccessFlag then Seq("--sun-misc-unsafe-memory-access=allow") else Nil) ++
+    (if Java.acceptsUnsafeMemoryAccessFlag then Seq("--sun-misc-unsafe-memory-access=allow")
+     else Nil) ++
       Seq("-Xmx512m", "-Djava.awt.headless=true")
 
   private val unsafeFlag = "--sun-misc-unsafe-memory-access=allow"
 
-  /** Flags of every benchmark JVM (`-jvmArgs`, replacing JMH's default of copying the host's):
-    * the build's `bench / Jmh / javaOptions` without duplicates.
-    */
+  /**
+   * Flags of every benchmark JVM (`-jvmArgs`, replacing JMH's default of copying the host's):
+   * the build's `bench / Jmh / javaOptions` without duplicates.
+   */
   val benchmarkJvmArgs: Seq[String] = config.jvmOptions.filterNot(_ == unsafeFlag).distinct
 
   /** Appended to the benchmark JVMs (`-jvmArgsAppend`) only where this JDK accepts it. */
-  val benchmarkJvmAppend: Seq[String] = if Java.acceptsUnsafeMemoryAccessFlag then Seq(unsafeFlag) else Nil
+  val benchmarkJvmAppend: Seq[String] =
+    if Java.acceptsUnsafeMemoryAccessFlag then Seq(unsafeFlag) else Nil
 
   /** Everything a benchmark JVM gets, for the report. */
   def allBenchmarkJvmArgs: Seq[String] = benchmarkJvmArgs ++ benchmarkJvmAppend
@@ -31,28 +35,59 @@ final class JmhRunner(config: RunConfig, workDir: File):
   def list(module: Module): Seq[String] =
     val log = File(workDir, s"list-${module.id}.log")
     val lines = Seq.newBuilder[String]
-    val exit = Java.run(Seq(Java.executable) ++ hostFlags ++ Seq("-cp", config.classpath(module), "org.openjdk.jmh.Main", "-l"), log, 300)(lines += _)
+    val exit = Java.run(
+      Seq(Java.executable) ++ hostFlags ++ Seq(
+        "-cp",
+        config.classpath(module),
+        "org.openjdk.jmh.Main",
+        "-l"
+      ),
+      log,
+      300
+    )(lines += _)
     exit match
       case Java.Exit.Code(0) => JmhRunner.parseListing(lines.result())
-      case other => throw IllegalStateException(s"listing JMH benchmarks of ${module.id} failed ($other); see $log")
+      case other => throw IllegalStateException(
+          s"listing JMH benchmarks of ${module.id} failed ($other); see $log"
+        )
 
   /** The command line of one JMH job. */
   def command(job: Job.JmhRun, resultFile: File): Seq[String] =
     val p = job.params
-    val regex = job.benchmarks.map(b => java.util.regex.Pattern.quote(b) + "$").mkString("^(", "|", ")")
-    Seq(Java.executable) ++ hostFlags ++ Seq("-cp", config.classpath(job.part.module), "org.openjdk.jmh.Main", regex) ++
+    val regex =
+      job.benchmarks.map(b => java.util.regex.Pattern.quote(b) + "$").mkString("^(", "|", ")")
+    Seq(Java.executable) ++ hostFlags ++ Seq(
+      "-cp",
+      config.classpath(job.part.module),
+      "org.openjdk.jmh.Main",
+      regex
+    ) ++
       Seq("-rf", "json", "-rff", resultFile.getAbsolutePath) ++
       Seq("-bm", job.mode.jmhName, "-tu", job.mode.timeUnit) ++
-      Seq("-wi", p.warmupIterations.toString, "-w", p.warmupTime, "-i", p.iterations.toString, "-r", p.time) ++
+      Seq(
+        "-wi",
+        p.warmupIterations.toString,
+        "-w",
+        p.warmupTime,
+        "-i",
+        p.iterations.toString,
+        "-r",
+        p.time
+      ) ++
       Seq("-f", p.forks.toString, "-t", job.threads.toString) ++
       Seq("-foe", "false") ++
       Seq("-jvmArgs", benchmarkJvmArgs.mkString(" ")) ++
-      (if benchmarkJvmAppend.isEmpty then Nil else Seq("-jvmArgsAppend", benchmarkJvmAppend.mkString(" ")))
+      (if benchmarkJvmAppend.isEmpty then Nil
+       else Seq("-jvmArgsAppend", benchmarkJvmAppend.mkString(" ")))
 
-  /** Runs one JMH job; `onBenchmark` is called as each benchmark starts. Returns the results, the
-    * log file and, when the JVM failed as a whole, why.
-    */
-  def run(job: Job.JmhRun, index: Int)(onBenchmark: String => Unit): (Seq[JmhRecord], File, Option[String]) =
+  /**
+   * Runs one JMH job; `onBenchmark` is called as each benchmark starts. Returns the results, the
+   * log file and, when the JVM failed as a whole, why.
+   */
+  def run(
+      job: Job.JmhRun,
+      index: Int
+  )(onBenchmark: String => Unit): (Seq[JmhRecord], File, Option[String]) =
     val name = f"$index%02d-${job.workload.id}-t${job.threads}-${job.part.module.id}"
     val resultFile = File(workDir, s"$name.json")
     val log = File(workDir, s"$name.log")
@@ -62,11 +97,12 @@ final class JmhRunner(config: RunConfig, workDir: File):
       if line.startsWith("# Benchmark: ") then onBenchmark(line.stripPrefix("# Benchmark: ").trim)
     }
     val records =
-      if resultFile.exists then JmhJson.parse(Files.readString(resultFile.toPath, StandardCharsets.UTF_8))
+      if resultFile.exists then
+        JmhJson.parse(Files.readString(resultFile.toPath, StandardCharsets.UTF_8))
       else Nil
     val problem = exit match
-      case Java.Exit.Code(0) => None
-      case Java.Exit.Code(c) => Some(s"JMH exited with code $c")
+      case Java.Exit.Code(0)     => None
+      case Java.Exit.Code(c)     => Some(s"JMH exited with code $c")
       case Java.Exit.TimedOut(s) => Some(s"killed after ${s}s (timeout)")
     (records, log, problem)
 
@@ -77,14 +113,23 @@ object JmhRunner:
   def parseListing(lines: Seq[String]): Seq[String] =
     lines.dropWhile(l => !l.startsWith("Benchmarks:")).drop(1).map(_.trim).filter(_.nonEmpty)
 
-  /** Why a benchmark has no result: the exception JMH printed after `<failure>` in its section of
-    * the log, whether the JVM failed as a whole, and the log's name.
-    */
-  def failureReason(logLines: Seq[String], logName: String, benchmark: String, problem: Option[String]): String =
+  /**
+   * Why a benchmark has no result: the exception JMH printed after `<failure>` in its section of
+   * the log, whether the JVM failed as a whole, and the log's name.
+   */
+  def failureReason(
+      logLines: Seq[String],
+      logName: String,
+      benchmark: String,
+      problem: Option[String]
+  ): String =
     val section = logLines
       .dropWhile(l => !l.startsWith(s"# Benchmark: $benchmark"))
       .drop(1)
       .takeWhile(l => !l.startsWith("# Benchmark: "))
-    val detail = section.dropWhile(l => !l.contains("<failure>")).drop(1).find(_.trim.nonEmpty).map(_.trim)
+    val detail =
+      section.dropWhile(l => !l.contains("<failure>")).drop(1).find(_.trim.nonEmpty).map(_.trim)
     val why = problem.toSeq ++ detail.toSeq
-    (if why.isEmpty then Seq("no result from JMH") else why).mkString("; ") + s" (see logs/$logName)"
+    (if why.isEmpty then Seq("no result from JMH") else why).mkString(
+      "; "
+    ) + s" (see logs/$logName)"

@@ -5,11 +5,12 @@ import java.nio.file.{Files, Path}
 import scala.jdk.CollectionConverters.*
 import scala.util.Try
 
-/** The machine a run happens on, for the report header.
-  *
-  * @param loadAverage
-  *   the 1-minute load average when the run started (other work on the machine skews results)
-  */
+/**
+ * The machine a run happens on, for the report header.
+ *
+ * @param loadAverage
+ *   the 1-minute load average when the run started (other work on the machine skews results)
+ */
 final case class Machine(
     cpu: String,
     cores: Int,
@@ -27,18 +28,23 @@ object Machine:
     val os = ManagementFactory.getOperatingSystemMXBean
     val memory = os match
       case sun: com.sun.management.OperatingSystemMXBean => sun.getTotalMemorySize
-      case _ => -1L
+      case _                                             => -1L
     Machine(
       cpu = cpuModel.getOrElse(sys.props.getOrElse("os.arch", "?")),
       cores = Runtime.getRuntime.availableProcessors,
       memoryBytes = memory,
-      os = s"${sys.props("os.name")} ${sys.props("os.version")} (${sys.props("os.arch")})" + distribution.fold("")(d => s", $d"),
-      jdk = s"${sys.props("java.vm.name")} ${sys.props("java.runtime.version")} (${sys.props("java.vendor")})",
+      os =
+        s"${sys.props("os.name")} ${sys.props("os.version")} (${sys.props("os.arch")})" + distribution
+          .fold("")(d => s", $d"),
+      jdk =
+        s"${sys.props("java.vm.name")} ${sys.props("java.runtime.version")} (${sys.props("java.vendor")})",
       loadAverage = os.getSystemLoadAverage
     )
 
   private def cpuModel: Option[String] = Try {
-    Files.readAllLines(Path.of("/proc/cpuinfo")).asScala.find(_.startsWith("model name")).map(_.split(":", 2)(1).trim)
+    Files.readAllLines(Path.of("/proc/cpuinfo")).asScala.find(_.startsWith("model name")).map(
+      _.split(":", 2)(1).trim
+    )
   }.toOption.flatten
 
   private def distribution: Option[String] = Try {

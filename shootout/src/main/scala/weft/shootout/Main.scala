@@ -6,10 +6,11 @@ import java.nio.file.Files
 import java.time.Instant
 import scala.util.Try
 
-/** The shootout: plans the jobs, forks one JMH JVM per workload, module and thread count, and
-  * writes `REPORT.md`, one PNG per workload, `results.json` and `summary.json`. Started by the
-  * `shootout` sbt command, which passes `--config <run.properties>`; see `shootout/README.md`.
-  */
+/**
+ * The shootout: plans the jobs, forks one JMH JVM per workload, module and thread count, and
+ * writes `REPORT.md`, one PNG per workload, `results.json` and `summary.json`. Started by the
+ * `shootout` sbt command, which passes `--config <run.properties>`; see `shootout/README.md`.
+ */
 object Main:
 
   /** Entry point; exits 1 when a benchmark failed (after writing the report), 2 on bad arguments. */
@@ -43,8 +44,11 @@ object Main:
     val jmh = JmhRunner(config, logs)
     val modules = workloads.flatMap(_.runner match
       case r: Runner.Jmh => r.parts.map(_.module)
-      case _ => Nil).distinct
-    say(s"${options.mode.toString.toLowerCase} mode, ${machine.cores} cores, load ${f"${machine.loadAverage}%.2f"}; listing benchmarks")
+      case _             => Nil
+    ).distinct
+    say(
+      s"${options.mode.toString.toLowerCase} mode, ${machine.cores} cores, load ${f"${machine.loadAverage}%.2f"}; listing benchmarks"
+    )
     val listings = modules.map(m => m -> jmh.list(m)).toMap
     val plan = Plan.make(workloads, options.mode, m => listings.getOrElse(m, Nil), config.classpath)
     plan.skipped.foreach((w, why) => say(s"skipping ${w.id}: $why"))
@@ -59,20 +63,35 @@ object Main:
         case j: Job.JmhRun =>
           var started = 0
           val (records, log, problem) = jmh.run(j, n) { benchmark =>
-            val step = if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j.params)
+            val step =
+              if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j.params)
             progress.advance(step)
             advanced += step
             started += 1
-            say(s"  $n of ${plan.jobs.size}: ${job.workload.id} ${JmhJson.contenderOf(benchmark)} (t=${j.threads}); ${progress.status}")
+            say(
+              s"  $n of ${plan.jobs.size}: ${job.workload.id} ${JmhJson.contenderOf(benchmark)} (t=${j.threads}); ${progress.status}"
+            )
           }
-          val lines = Try(Files.readAllLines(log.toPath, StandardCharsets.UTF_8).toArray(Array.empty[String]).toSeq).getOrElse(Nil)
+          val lines = Try(Files.readAllLines(log.toPath, StandardCharsets.UTF_8).toArray(
+            Array.empty[String]
+          ).toSeq).getOrElse(Nil)
           val rows = j.benchmarks.map { b =>
-            Rows.fromJmh(j.workload, j.part.module, j.mode, j.params, j.threads, Seq(b), records,
-              JmhRunner.failureReason(lines, log.getName, b, problem))
+            Rows.fromJmh(
+              j.workload,
+              j.part.module,
+              j.mode,
+              j.params,
+              j.threads,
+              Seq(b),
+              records,
+              JmhRunner.failureReason(lines, log.getName, b, problem)
+            )
           }.flatten
           (rows, records)
         case e: Job.ExternalRun => (external.run(e, n, options.mode), Nil)
-      outcome._1.filter(_.failed).foreach(r => say(s"  FAILED: ${r.workload} ${r.contender} (t=${r.threads}): ${r.failure.getOrElse("")}"))
+      outcome._1.filter(_.failed).foreach(r =>
+        say(s"  FAILED: ${r.workload} ${r.contender} (t=${r.threads}): ${r.failure.getOrElse("")}")
+      )
       progress.advance(job.predictedSeconds - advanced)
       outcome
     }
@@ -97,17 +116,23 @@ object Main:
     say(s"report written to ${File(out, "REPORT.md")} in ${Format.duration(info.seconds)}")
     rows.count(_.failed)
 
-  private def write(f: File, text: String): Unit = Files.writeString(f.toPath, text, StandardCharsets.UTF_8)
+  private def write(f: File, text: String): Unit =
+    Files.writeString(f.toPath, text, StandardCharsets.UTF_8)
 
   /** Removes the previous report's files (and only those) from `out`. */
   private def clean(out: File): Unit =
     out.mkdirs()
     val old = Option(out.listFiles).toSeq.flatten
-    old.filter(f => f.isFile && (f.getName.endsWith(".png") || f.getName.endsWith(".json") || f.getName == "REPORT.md")).foreach(_.delete())
+    old.filter(f =>
+      f.isFile && (f.getName.endsWith(".png") || f.getName.endsWith(".json") || f.getName == "REPORT.md")
+    ).foreach(_.delete())
     Option(File(out, "logs").listFiles).toSeq.flatten.foreach(_.delete())
 
   private def gitCommit(root: File): Option[String] = Try {
-    val p = ProcessBuilder("git", "-C", root.getPath, "rev-parse", "--short", "HEAD").redirectErrorStream(true).start()
+    val p =
+      ProcessBuilder("git", "-C", root.getPath, "rev-parse", "--short", "HEAD").redirectErrorStream(
+        true
+      ).start()
     val text = String(p.getInputStream.readAllBytes(), StandardCharsets.UTF_8).trim
     Option.when(p.waitFor() == 0 && text.nonEmpty)(text)
   }.toOption.flatten

@@ -7,15 +7,21 @@ import java.util.regex.Pattern
 /** One child JVM of the run, measuring `workload`. */
 enum Job(val workload: Workload):
   /** A JMH run of `benchmarks` (all in `part.module`) at one thread count. */
-  case JmhRun(w: Workload, part: JmhPart, mode: Mode, params: Params, threads: Int, benchmarks: Seq[String])
-      extends Job(w)
+  case JmhRun(
+      w: Workload,
+      part: JmhPart,
+      mode: Mode,
+      params: Params,
+      threads: Int,
+      benchmarks: Seq[String]
+  ) extends Job(w)
 
   /** A non-JMH harness. */
   case ExternalRun(w: Workload, runner: Runner.External) extends Job(w)
 
   /** Short label for progress lines and log file names. */
   def label: String = this match
-    case j: JmhRun => s"${j.workload.id} (t=${j.threads}, ${j.part.module.id})"
+    case j: JmhRun      => s"${j.workload.id} (t=${j.threads}, ${j.part.module.id})"
     case j: ExternalRun => s"${j.workload.id} (${j.runner.mainClass})"
 
   /** Predicted seconds, for the estimate of time left. */
@@ -62,9 +68,14 @@ object Plan:
     val perWorkload = workloads.map { w =>
       w.runner match
         case r: Runner.Jmh =>
-          val found = r.parts.map(part => part -> matching(listings(part.module), part.regex)).filter(_._2.nonEmpty)
+          val found =
+            r.parts.map(part => part -> matching(listings(part.module), part.regex)).filter(
+              _._2.nonEmpty
+            )
           if found.isEmpty then
-            w -> Left(s"no benchmarks yet: nothing matches ${r.parts.map(p => s"`${p.regex}` in ${p.module.id}").mkString(", ")}")
+            w -> Left(
+              s"no benchmarks yet: nothing matches ${r.parts.map(p => s"`${p.regex}` in ${p.module.id}").mkString(", ")}"
+            )
           else
             w -> Right(for
               t <- w.threads

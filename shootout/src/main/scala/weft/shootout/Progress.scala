@@ -1,8 +1,9 @@
 package weft.shootout
 
-/** Progress of a run: elapsed time and an estimate of what is left, scaled by how far the
-  * prediction has been off so far.
-  */
+/**
+ * Progress of a run: elapsed time and an estimate of what is left, scaled by how far the
+ * prediction has been off so far.
+ */
 final class Progress(total: Double, clock: () => Long = () => System.nanoTime()):
   private val start = clock()
   private var predictedDone = 0.0

@@ -2,18 +2,19 @@ package weft.shootout
 
 import scala.collection.immutable.ListMap
 
-/** One line of `summary.json` and of a workload's table in `REPORT.md`.
-  *
-  * @param score
-  *   None when the benchmark failed
-  * @param params
-  *   how it was measured: `threads`, `module`, `benchmark`, `mode`, `forks`, `warmupIterations`,
-  *   `warmupTime`, `iterations`, `time` (JMH runners)
-  * @param failure
-  *   why it failed (JMH error, no result, timeout), when it did
-  * @param ratioToWeft
-  *   this score divided by weft's at the same thread count, when both exist
-  */
+/**
+ * One line of `summary.json` and of a workload's table in `REPORT.md`.
+ *
+ * @param score
+ *   None when the benchmark failed
+ * @param params
+ *   how it was measured: `threads`, `module`, `benchmark`, `mode`, `forks`, `warmupIterations`,
+ *   `warmupTime`, `iterations`, `time` (JMH runners)
+ * @param failure
+ *   why it failed (JMH error, no result, timeout), when it did
+ * @param ratioToWeft
+ *   this score divided by weft's at the same thread count, when both exist
+ */
 final case class Row(
     workload: String,
     contender: String,
@@ -33,7 +34,13 @@ final case class Row(
 object Rows:
 
   /** JMH parameters as the `params` of a row. */
-  def jmhParams(threads: Int, module: Module, benchmark: String, mode: Mode, p: Params): ListMap[String, ujson.Value] =
+  def jmhParams(
+      threads: Int,
+      module: Module,
+      benchmark: String,
+      mode: Mode,
+      p: Params
+  ): ListMap[String, ujson.Value] =
     ListMap(
       "threads" -> ujson.Num(threads),
       "module" -> ujson.Str(module.id),
@@ -74,13 +81,14 @@ object Rows:
             base.copy(failure = Some(s"JMH reported unit ${r.unit}, expected ${workload.unit}"))
           else base.copy(score = Some(r.score), error = r.scoreError)
         case Some(_) => base.copy(failure = Some("JMH reported no score (NaN)"))
-        case None => base.copy(failure = Some(whyMissing))
+        case None    => base.copy(failure = Some(whyMissing))
     }
 
   /** Fills `ratioToWeft` on every row: score ÷ weft's score in the same workload and thread count. */
   def withRatios(rows: Seq[Row]): Seq[Row] =
     val weft = rows.collect {
-      case r if r.contender == Workloads.Baseline && r.score.exists(_ > 0) => (r.workload, r.threads) -> r.score.get
+      case r if r.contender == Workloads.Baseline && r.score.exists(_ > 0) =>
+        (r.workload, r.threads) -> r.score.get
     }.toMap
     rows.map { r =>
       val ratio = for s <- r.score; w <- weft.get((r.workload, r.threads)) yield s / w

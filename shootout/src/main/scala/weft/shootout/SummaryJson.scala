@@ -1,21 +1,23 @@
 package weft.shootout
 
-/** `summary.json`: one object per contender, workload and thread count.
-  *
-  * {{{
-  * {"workload": "compose-3", "contender": "weft", "score": 1234.5, "error": 12.3,
-  *  "unit": "ns/op", "higherIsBetter": false, "failed": false, "ratioToWeft": 1.0,
-  *  "params": {"threads": 3, "module": "bench", "benchmark": "weft.bench.Compose3.weft",
-  *             "mode": "avgt", "forks": 1, "warmupIterations": 3, "warmupTime": "1s",
-  *             "iterations": 3, "time": "1s"}}
-  * }}}
-  *
-  * `score`, `error` and `ratioToWeft` are `null` when unknown; a failed benchmark has
-  * `"failed": true`, `"score": null` and a `"failure"` text.
-  */
+/**
+ * `summary.json`: one object per contender, workload and thread count.
+ *
+ * {{{
+ * {"workload": "compose-3", "contender": "weft", "score": 1234.5, "error": 12.3,
+ *  "unit": "ns/op", "higherIsBetter": false, "failed": false, "ratioToWeft": 1.0,
+ *  "params": {"threads": 3, "module": "bench", "benchmark": "weft.bench.Compose3.weft",
+ *             "mode": "avgt", "forks": 1, "warmupIterations": 3, "warmupTime": "1s",
+ *             "iterations": 3, "time": "1s"}}
+ * }}}
+ *
+ * `score`, `error` and `ratioToWeft` are `null` when unknown; a failed benchmark has
+ * `"failed": true`, `"score": null` and a `"failure"` text.
+ */
 object SummaryJson:
 
-  private def opt(d: Option[Double]): ujson.Value = d.filterNot(_.isNaN).fold(ujson.Null)(ujson.Num(_))
+  private def opt(d: Option[Double]): ujson.Value =
+    d.filterNot(_.isNaN).fold(ujson.Null)(ujson.Num(_))
 
   /** One row as JSON. */
   def row(r: Row): ujson.Obj =

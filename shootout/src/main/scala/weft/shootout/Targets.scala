@@ -13,8 +13,8 @@ enum Verdict(val detail: String):
 
   /** `MET`, `MISSED` or `NOT CHECKED`. */
   def label: String = this match
-    case _: Met => "MET"
-    case _: Missed => "MISSED"
+    case _: Met     => "MET"
+    case _: Missed  => "MISSED"
     case _: Unknown => "NOT CHECKED"
 
 /** Checking a workload's targets against its rows. */
@@ -22,7 +22,8 @@ object Targets:
 
   /** A target in words. */
   def describe(t: Target, unit: String): String = t match
-    case Target.WithinFactorOf(ref, f) => s"weft costs at most ${Format.factor(f)} what `$ref` costs per op"
+    case Target.WithinFactorOf(ref, f) =>
+      s"weft costs at most ${Format.factor(f)} what `$ref` costs per op"
     case Target.AtLeast(score) => s"weft reaches at least ${Format.number(score)} $unit"
 
   /** Every target of `w` at every thread count present in `rows`. */
@@ -32,16 +33,18 @@ object Targets:
       t <- w.targets
       threads <- mine.map(_.threads).distinct.sorted
     yield
-      def score(c: String) = mine.find(r => r.contender == c && r.threads == threads).flatMap(_.score)
+      def score(c: String) =
+        mine.find(r => r.contender == c && r.threads == threads).flatMap(_.score)
       val verdict = t match
         case Target.WithinFactorOf(ref, factor) =>
           (score(Workloads.Baseline), score(ref)) match
             case (Some(weft), Some(other)) if weft > 0 && other > 0 =>
               val cost = if w.higherIsBetter then other / weft else weft / other
-              val text = s"weft costs ${Format.factor(cost)} `$ref` (limit ${Format.factor(factor)})"
+              val text =
+                s"weft costs ${Format.factor(cost)} `$ref` (limit ${Format.factor(factor)})"
               if cost <= factor then Verdict.Met(text) else Verdict.Missed(text)
             case (None, _) => Verdict.Unknown("no weft result")
-            case _ => Verdict.Unknown(s"no result for `$ref`")
+            case _         => Verdict.Unknown(s"no result for `$ref`")
         case Target.AtLeast(min) =>
           score(Workloads.Baseline) match
             case Some(weft) =>

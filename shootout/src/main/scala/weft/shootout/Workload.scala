@@ -44,11 +44,11 @@ object Params:
     val digits = t.takeWhile(c => c.isDigit || c == '.')
     val n = digits.toDouble
     t.drop(digits.length).trim match
-      case "ms" => n / 1e3
-      case "us" => n / 1e6
-      case "ns" => n / 1e9
+      case "ms"        => n / 1e3
+      case "us"        => n / 1e6
+      case "ns"        => n / 1e9
       case "m" | "min" => n * 60
-      case "s" | "" => n
+      case "s" | ""    => n
       case other => throw IllegalArgumentException(s"unknown JMH time unit '$other' in '$time'")
 
 /** Benchmarks selected in one JMH module by a regex (JMH's `find` on the full method name). */
@@ -65,21 +65,29 @@ enum Runner:
       fullByThreads: Map[Int, Params] = Map.empty
   )
 
-  /** A non-JMH harness: `mainClass` in `module` runs as
-    * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
-    * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
-    * `contenders` are the names it promises, so a missing one is reported as FAILED.
-    */
+  /**
+   * A non-JMH harness: `mainClass` in `module` runs as
+   * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
+   * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
+   * `contenders` are the names it promises, so a missing one is reported as FAILED.
+   */
   case External(module: Module, mainClass: String, contenders: Seq[String])
 
-/** A figure from the seed's own report (other hardware, other versions).
-  *
-  * @param label
-  *   the seed's name for the contender
-  * @param ours
-  *   our contender it corresponds to, if any
-  */
-final case class Published(label: String, threads: Int, score: Double, unit: String, ours: Option[String])
+/**
+ * A figure from the seed's own report (other hardware, other versions).
+ *
+ * @param label
+ *   the seed's name for the contender
+ * @param ours
+ *   our contender it corresponds to, if any
+ */
+final case class Published(
+    label: String,
+    threads: Int,
+    score: Double,
+    unit: String,
+    ours: Option[String]
+)
 
 /** A performance goal for weft in a workload, checked at every thread count. */
 enum Target:
@@ -89,25 +97,26 @@ enum Target:
   /** weft's score is at least `score` (for higher-is-better units). */
   case AtLeast(score: Double)
 
-/** One workload of the shootout.
-  *
-  * @param id
-  *   the stable id (`--only <id>`, file names, `summary.json`)
-  * @param title
-  *   what it measures, one line
-  * @param seed
-  *   where the workload comes from (`seed 002, Performance / Future`)
-  * @param unit
-  *   `ops/s`, `ns/op` or `bytes/op`
-  * @param threads
-  *   JMH thread counts (`-t`); one JMH run each
-  * @param threadSetup
-  *   one line: on which kind of thread each contender's loop runs
-  * @param publishedSource
-  *   machine, JDK and parameters of the published figures
-  * @param notes
-  *   anything else a reader needs (amortisation, fairness caveats)
-  */
+/**
+ * One workload of the shootout.
+ *
+ * @param id
+ *   the stable id (`--only <id>`, file names, `summary.json`)
+ * @param title
+ *   what it measures, one line
+ * @param seed
+ *   where the workload comes from (`seed 002, Performance / Future`)
+ * @param unit
+ *   `ops/s`, `ns/op` or `bytes/op`
+ * @param threads
+ *   JMH thread counts (`-t`); one JMH run each
+ * @param threadSetup
+ *   one line: on which kind of thread each contender's loop runs
+ * @param publishedSource
+ *   machine, JDK and parameters of the published figures
+ * @param notes
+ *   anything else a reader needs (amortisation, fairness caveats)
+ */
 final case class Workload(
     id: String,
     title: String,
@@ -128,7 +137,8 @@ final case class Workload(
       Some(mode match
         case RunMode.Smoke => Params.smoke
         case RunMode.Quick => j.quick
-        case RunMode.Full => j.fullByThreads.getOrElse(threadCount, j.full))
+        case RunMode.Full  => j.fullByThreads.getOrElse(threadCount, j.full)
+      )
     case _: Runner.External => None
 
 /** How much of the suite to run and how long. */

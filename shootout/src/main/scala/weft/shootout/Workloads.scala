@@ -1,13 +1,14 @@
 package weft.shootout
 
-/** The workload registry: adding a workload is one entry in `all`.
-  *
-  * Contenders are the JMH benchmark method names (`FutureSpawnAwait.ox` is contender `ox`); the
-  * contender named [[Workloads.Baseline]] is weft, the denominator of every ratio. Benchmarks live
-  * in `bench/src/main/scala/weft/bench/` (one class per workload) and, for Scala 2.13-only peers, in
-  * `bench-scala2/src/main/scala/weft/bench/scala2/`. A workload whose benchmarks do not exist yet is
-  * skipped with a note.
-  */
+/**
+ * The workload registry: adding a workload is one entry in `all`.
+ *
+ * Contenders are the JMH benchmark method names (`FutureSpawnAwait.ox` is contender `ox`); the
+ * contender named [[Workloads.Baseline]] is weft, the denominator of every ratio. Benchmarks live
+ * in `bench/src/main/scala/weft/bench/` (one class per workload) and, for Scala 2.13-only peers, in
+ * `bench-scala2/src/main/scala/weft/bench/scala2/`. A workload whose benchmarks do not exist yet is
+ * skipped with a note.
+ */
 object Workloads:
 
   /** The contender every ratio is computed against. */
@@ -33,7 +34,11 @@ object Workloads:
     id = "future-spawn-await",
     title = "spawn a runnable future and await it",
     seed = "seed 002, Performance / Future",
-    runner = Runner.Jmh(Seq(jmh("^weft\\.bench\\.FutureSpawnAwait\\.")), Mode.Throughput, full = seed002Full),
+    runner = Runner.Jmh(
+      Seq(jmh("^weft\\.bench\\.FutureSpawnAwait\\.")),
+      Mode.Throughput,
+      full = seed002Full
+    ),
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(1),
@@ -66,9 +71,10 @@ object Workloads:
     ),
     publishedSource = seed002Source + "; its futures slept, so sleeps dominated (~64 ms per race)",
     targets = Seq(Target.WithinFactorOf("awaitWinner", 1.25)),
-    notes = "awaitWinner starts the same three tasks but awaits the winner directly: the difference " +
-      "is the cost of racing. spinLock: three virtual threads, the winner sets an AtomicBoolean the " +
-      "caller spins on, losers interrupted and joined."
+    notes =
+      "awaitWinner starts the same three tasks but awaits the winner directly: the difference " +
+        "is the cost of racing. spinLock: three virtual threads, the winner sets an AtomicBoolean the " +
+        "caller spins on, losers interrupted and joined."
   )
 
   private val compose3Full = Params(20, "1s", 10, "1s", 3)
@@ -79,7 +85,10 @@ object Workloads:
     title = "sum three already-completed futures, awaited by a blocking caller",
     seed = "seed 000, computation-expressions-demo (FutureBenchmark)",
     runner = Runner.Jmh(
-      Seq(jmh("^weft\\.bench\\.Compose3\\."), JmhPart(Module.BenchScala2, "^weft\\.bench\\.scala2\\.Compose3\\.")),
+      Seq(
+        jmh("^weft\\.bench\\.Compose3\\."),
+        JmhPart(Module.BenchScala2, "^weft\\.bench\\.scala2\\.Compose3\\.")
+      ),
       Mode.AverageTime,
       full = compose3Full,
       fullByThreads = Map(1 -> Params(20, "1s", 20, "1s", 10))
@@ -93,21 +102,46 @@ object Workloads:
       "thread); weftInScope awaits 1000 ops inside one Async.blocking (@OperationsPerInvocation(1000)); " +
       "catsEffect runs each op with unsafeRunSync; ox joins Fork.successful forks directly.",
     published = Seq(
-      Published("FutureBenchmark.futureSequenceResult", 1, 10805.773, "ns/op", Some("futureSequence")),
+      Published(
+        "FutureBenchmark.futureSequenceResult",
+        1,
+        10805.773,
+        "ns/op",
+        Some("futureSequence")
+      ),
       Published("FutureBenchmark.futureResult", 1, 6762.131, "ns/op", Some("forComprehension")),
       Published("FutureBenchmark.asyncAwaitResult", 1, 1999.398, "ns/op", Some("asyncAwait")),
-      Published("FutureBenchmark.futureSequenceResult", 3, 8031.084, "ns/op", Some("futureSequence")),
+      Published(
+        "FutureBenchmark.futureSequenceResult",
+        3,
+        8031.084,
+        "ns/op",
+        Some("futureSequence")
+      ),
       Published("FutureBenchmark.futureResult", 3, 5784.833, "ns/op", Some("forComprehension")),
       Published("FutureBenchmark.asyncAwaitResult", 3, 2301.868, "ns/op", Some("asyncAwait")),
-      Published("FutureBenchmark.futureSequenceResult", 10, 14961.678, "ns/op", Some("futureSequence")),
+      Published(
+        "FutureBenchmark.futureSequenceResult",
+        10,
+        14961.678,
+        "ns/op",
+        Some("futureSequence")
+      ),
       Published("FutureBenchmark.futureResult", 10, 12093.133, "ns/op", Some("forComprehension")),
       Published("FutureBenchmark.asyncAwaitResult", 10, 11215.314, "ns/op", Some("asyncAwait")),
-      Published("FutureBenchmark.futureSequenceResult", 20, 32180.092, "ns/op", Some("futureSequence")),
+      Published(
+        "FutureBenchmark.futureSequenceResult",
+        20,
+        32180.092,
+        "ns/op",
+        Some("futureSequence")
+      ),
       Published("FutureBenchmark.futureResult", 20, 26390.358, "ns/op", Some("forComprehension")),
       Published("FutureBenchmark.asyncAwaitResult", 20, 24401.617, "ns/op", Some("asyncAwait"))
     ),
-    publishedSource = "seed 000: Intel Xeon X5687 @ 3.60GHz x 4, 23.5 GiB, Ubuntu 14.04, Java 8u66, " +
-      "JMH 1.11, Scala 2.11; -t 1: -wi 20 -i 20 -f 10; -t 3/10/20: -wi 20 -i 10 -f 3",
+    publishedSource =
+      "seed 000: Intel Xeon X5687 @ 3.60GHz x 4, 23.5 GiB, Ubuntu 14.04, Java 8u66, " +
+        "JMH 1.11, Scala 2.11; -t 1: -wi 20 -i 20 -f 10; -t 3/10/20: -wi 20 -i 10 -f 3",
     targets = Seq(Target.WithinFactorOf("asyncAwait", 1.0)),
     notes = "Futures are created once per trial, already completed; every op awaits all three."
   )
@@ -117,12 +151,14 @@ object Workloads:
     id = "handoff-ideal",
     title = "ideal one-slot handoff between two spinning virtual threads (no library)",
     seed = "seed 002, Performance / comparison with ideal implementation",
-    runner = Runner.Jmh(Seq(jmh("^weft\\.bench\\.HandoffIdeal\\.")), Mode.Throughput, full = seed002Full),
+    runner =
+      Runner.Jmh(Seq(jmh("^weft\\.bench\\.HandoffIdeal\\.")), Mode.Throughput, full = seed002Full),
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(1),
-    threadSetup = "JMH: 1 platform thread starts a sender and a receiver virtual thread per invocation " +
-      "and joins them; they spin on a volatile flag for 100000 values (@OperationsPerInvocation).",
+    threadSetup =
+      "JMH: 1 platform thread starts a sender and a receiver virtual thread per invocation " +
+        "and joins them; they spin on a volatile flag for 100000 values (@OperationsPerInvocation).",
     published = Seq(
       Published("Ideal implementation (Linux)", 1, 8691652, "ops/s", Some("ideal")),
       Published("Ideal implementation (Windows)", 1, 6859438, "ops/s", None)
@@ -136,7 +172,11 @@ object Workloads:
       id = id,
       title = title,
       seed = "seed 002, Performance / channels",
-      runner = Runner.Jmh(Seq(jmh(s"^weft\\.bench\\.channels\\.$cls\\.")), Mode.Throughput, full = seed002Full),
+      runner = Runner.Jmh(
+        Seq(jmh(s"^weft\\.bench\\.channels\\.$cls\\.")),
+        Mode.Throughput,
+        full = seed002Full
+      ),
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(1),
@@ -161,7 +201,11 @@ object Workloads:
     ),
     channel("channel-buffered-100", "ChannelBuffered100", "one sender, one receiver, buffer 100"),
     channel("channel-unbounded", "ChannelUnbounded", "one sender, one receiver, unbounded channel"),
-    channel("channel-chain-1000", "ChannelChain1000", "a value passed along a chain of 1000 channels"),
+    channel(
+      "channel-chain-1000",
+      "ChannelChain1000",
+      "a value passed along a chain of 1000 channels"
+    ),
     channel("select-2", "Select2", "select over two channels")
   )
 
