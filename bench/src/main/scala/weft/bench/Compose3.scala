@@ -74,7 +74,7 @@ class Compose3:
 /** The three values, `Math.sqrt` of small numbers as in the seed. */
 object Compose3:
   /** Ops per invocation of `weftInScope`. */
-  final val N = 1000
+  final val N = 100000
 
   /** First value. */
   val a: Double = math.sqrt(2)

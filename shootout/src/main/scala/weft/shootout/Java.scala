@@ -60,11 +60,3 @@ object Java:
     watchdog.interrupt()
     watchdog.join()
     if killed.get then Exit.TimedOut(timeoutSeconds) else Exit.Code(code)
-
-  /** The last `n` lines of a file, for failure messages. */
-  def tail(file: File, n: Int): Seq[String] =
-    if !file.exists then Nil
-    else
-      val lines =
-        java.nio.file.Files.readAllLines(file.toPath, StandardCharsets.UTF_8).asScala.toSeq
-      lines.takeRight(n)

@@ -46,6 +46,20 @@ object Report:
   def ordered(rows: Seq[Row]): Seq[Row] =
     rows.sortBy(r => (r.threads, r.contender != Workloads.Baseline, r.contender))
 
+  /** A warning when the machine had more runnable work than cores during the run. */
+  def busy(info: RunInfo): Seq[String] =
+    val peak = math.max(info.machine.loadAverage, info.loadAtEnd)
+    if peak <= info.machine.cores then Nil
+    else
+      Seq(
+        "",
+        s"**The machine was busy: load average up to ${load(peak)} on ${info.machine.cores} cores. Other " +
+          "processes competed for the CPU, so the figures are rough; errors are wide and spinning " +
+          "workloads suffer most. Re-run on an idle machine before drawing conclusions.**"
+      )
+
+  private def threadsText(n: Int): String = if n == 1 then "1 thread" else s"$n threads"
+
   private def header(info: RunInfo): Seq[String] =
     val m = info.machine
     Seq(
@@ -69,12 +83,12 @@ object Report:
         "contender is faster than weft, for ns/op above 1 means it is slower. Published figures " +
         "come from the seeds' own reports, measured on other hardware with other versions: compare " +
         "ratios, not absolute numbers."
-    ) ++ (if info.mode == RunMode.Smoke then
-            Seq(
-              "",
-              "**Smoke run: one tiny iteration per benchmark. These numbers are not measurements.**"
-            )
-          else Nil)
+    ) ++ busy(info) ++ (if info.mode == RunMode.Smoke then
+                          Seq(
+                            "",
+                            "**Smoke run: one tiny iteration per benchmark. These numbers are not measurements.**"
+                          )
+                        else Nil)
 
   private def table(w: Workload, rows: Seq[Row]): Seq[String] =
     val published = w.published.flatMap(p => p.ours.map(o => (o, p.threads) -> p)).toMap
@@ -115,7 +129,7 @@ object Report:
       (if failures.isEmpty then Nil
        else
          Seq("", "Failed:") ++ failures.map(r =>
-           s"- `${r.contender}` at ${r.threads} threads: ${r.failure.getOrElse("?")}"
+           s"- `${r.contender}` at ${threadsText(r.threads)}: ${r.failure.getOrElse("?")}"
          )
       ) ++
       targets(mode, w, rows) ++ publishedTable(w) ++
@@ -131,7 +145,7 @@ object Report:
     else
       Seq("", "Targets:") ++ checked.map { (t, threads, v) =>
         val mark = if v.isInstanceOf[Verdict.Missed] then s"**${v.label}**" else v.label
-        s"- $mark at $threads threads: ${Targets.describe(t, w.unit)}; ${v.detail}"
+        s"- $mark at ${threadsText(threads)}: ${Targets.describe(t, w.unit)}; ${v.detail}"
       }
 
   private def publishedTable(w: Workload): Seq[String] =
@@ -168,10 +182,10 @@ object Report:
           s"- ${measured.size} workloads measured, ${rows.size} results, ${failed.size} FAILED, ${skipped.size} skipped."
         ) ++
         missed.map((w, t, th, v) =>
-          s"- **weft misses a target** in `${w.id}` at $th threads: ${Targets.describe(t, w.unit)}; ${v.detail}."
+          s"- **weft misses a target** in `${w.id}` at ${threadsText(th)}: ${Targets.describe(t, w.unit)}; ${v.detail}."
         ) ++
         failed.map(r =>
-          s"- **FAILED**: `${r.workload}` / `${r.contender}` at ${r.threads} threads"
+          s"- **FAILED**: `${r.workload}` / `${r.contender}` at ${threadsText(r.threads)}"
         ) ++
         skipped.map((w, why) => s"- skipped `${w.id}`: $why")
     (header(info) ++ overview ++ measured.flatMap(w =>

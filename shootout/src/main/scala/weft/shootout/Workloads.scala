@@ -99,7 +99,7 @@ object Workloads:
     threadSetup = "JMH: 1, 3, 10, 20 platform threads, each blocking per op as in the seed. " +
       "futureSequence, forComprehension (Scala 2.13) and asyncAwait (scala-async 1.0.1, -Xasync) " +
       "combine on the global EC then Await.result; weft enters Async.blocking per op (a virtual " +
-      "thread); weftInScope awaits 1000 ops inside one Async.blocking (@OperationsPerInvocation(1000)); " +
+      "thread); weftInScope awaits 100000 ops inside one Async.blocking (@OperationsPerInvocation(100000)); " +
       "catsEffect runs each op with unsafeRunSync; ox joins Fork.successful forks directly.",
     published = Seq(
       Published(

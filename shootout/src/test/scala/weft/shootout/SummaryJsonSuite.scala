@@ -46,3 +46,18 @@ class SummaryJsonSuite extends munit.FunSuite:
     assert(md.contains("skipped `handoff-ideal`: no benchmarks yet"), md)
     assert(md.contains("![compose-3](compose-3.png)"), md)
     assert(md.contains("published, other hardware"), md)
+    assert(!md.contains("machine was busy"), md)
+
+  test("the report warns when the load exceeded the cores"):
+    val info = RunInfo(
+      RunMode.Quick,
+      java.time.Instant.EPOCH,
+      1,
+      Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
+      7.5,
+      Nil,
+      None,
+      None,
+      Nil
+    )
+    assert(Report.busy(info).mkString.contains("load average up to 7.50 on 2 cores"))
