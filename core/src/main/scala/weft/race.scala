@@ -78,9 +78,10 @@ object RaceSource:
       done = true
       val o = own
       if o != null then o.retire()
-      k.complete(data, race)
-      race.forget(k, this)
+      // Drop before completing `k`, so that no losing listener is left once the awaiter resumes.
       dropFromAll()
+      race.forget(k, this)
+      k.complete(data, race)
 
     /** Removes this listener from every source of the race. */
     def dropFromAll(): Unit =

@@ -1,0 +1,31 @@
+package weft
+
+/** Bad input gets a clear, typed error at the call. */
+class BadInputSuite extends munit.FunSuite:
+
+  test("awaiting outside an Async context does not compile, and says what to do"):
+    val errors = compileErrors("Promise[Int]().future.await")
+    assert(errors.contains("This needs an Async context"), errors)
+    assert(errors.contains("Async.blocking"), errors)
+
+  test("starting a future outside an Async context does not compile"):
+    assert(compileErrors("Future(1)").contains("Async.blocking"))
+
+  test("completing a promise twice"):
+    val p = Promise[Int]()
+    p.success(1)
+    intercept[IllegalStateException](p.failure(RuntimeException()))
+
+  test("awaiting in a cancelled group"):
+    Async.blocking:
+      Async.group:
+        summon[Async].group.cancel()
+        val e = intercept[java.util.concurrent.CancellationException](Promise[Int]().future.await)
+        assert(e.getMessage.contains("cancelled"))
+
+  test("lockBoth on listeners sharing one lock is rejected"):
+    val l = NumberedLock()
+    def k = new Listener[Int]:
+      val lock: ListenerLock | Null = l
+      def complete(data: Int, source: Source[Int]): Unit = ()
+    intercept[IllegalArgumentException](Listener.lockBoth(k, k))

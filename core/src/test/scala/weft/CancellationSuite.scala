@@ -1,0 +1,141 @@
+package weft
+
+import java.util.concurrent.{CancellationException, CountDownLatch}
+import java.util.concurrent.atomic.AtomicBoolean
+import scala.util.Failure
+
+/**
+ * `cancel()` completes a future at once, interrupts its thread and cancels its children;
+ * `uninterruptible` defers the cancellation to the end of the block, then raises it.
+ */
+class CancellationSuite extends munit.FunSuite:
+
+  def isCancelled(r: scala.util.Try[?]): Boolean = r match
+    case Failure(_: CancellationException) => true
+    case _                                 => false
+
+  test("cancel completes the future at once with Failure(CancellationException)"):
+    Async.blocking:
+      val started = CountDownLatch(1)
+      val f = Future:
+        uninterruptible:
+          started.countDown()
+          Thread.sleep(200) // cannot be interrupted: the completion must not wait for it
+        1
+      started.await()
+      f.cancel()
+      assert(isCancelled(f.poll().get), "the value is set by cancel() itself")
+
+  test("cancel interrupts the future's thread"):
+    val interrupted = AtomicBoolean(false)
+    val done = CountDownLatch(1)
+    Async.blocking:
+      val started = CountDownLatch(1)
+      val f = Future:
+        started.countDown()
+        try Thread.sleep(60_000)
+        catch
+          case e: InterruptedException =>
+            interrupted.set(true)
+        finally done.countDown()
+      started.await()
+      f.cancel()
+      done.await()
+    assert(interrupted.get)
+
+  test("cancel cancels the children of the future"):
+    Async.blocking:
+      val childRef = Promise[Future[Int]]()
+      val parent = Future:
+        val child = Future { Thread.sleep(60_000); 1 }
+        childRef.success(child)
+        child.value
+      val child = childRef.future.value
+      parent.cancel()
+      assert(isCancelled(child.result))
+      assert(isCancelled(parent.result))
+
+  test("an await inside a cancelled future throws CancellationException"):
+    val seen = Promise[Throwable]()
+    Async.blocking:
+      val never = Promise[Int]()
+      val started = CountDownLatch(1)
+      val f = Future:
+        started.countDown()
+        try never.future.value
+        catch
+          case e: Throwable =>
+            seen.success(e)
+            throw e
+      started.await()
+      f.cancel()
+      assert(seen.future.value.isInstanceOf[CancellationException])
+
+  test("uninterruptible defers the cancellation until the block ends, then raises it"):
+    val log = java.util.concurrent.ConcurrentLinkedQueue[String]()
+    Async.blocking:
+      val inBlock = CountDownLatch(1)
+      val f = Future:
+        uninterruptible:
+          inBlock.countDown()
+          Thread.sleep(100) // not interrupted
+          log.add("block finished")
+        log.add("after block (must not run)")
+      inBlock.await()
+      f.cancel()
+      val end = Future(Thread.sleep(300))
+      end.value
+      assert(isCancelled(f.result))
+    assertEquals(log.toArray.toList, List("block finished"))
+
+  test("awaits inside uninterruptible complete even when cancelled meanwhile"):
+    val got = Promise[Int]()
+    Async.blocking:
+      val p = Promise[Int]()
+      val inBlock = CountDownLatch(1)
+      val f = Future:
+        uninterruptible:
+          inBlock.countDown()
+          got.success(p.future.value)
+      inBlock.await()
+      f.cancel()
+      p.success(7)
+      assertEquals(got.future.value, 7)
+      assert(isCancelled(f.result))
+
+  test("a future started in a cancelled scope is cancelled and never runs its body"):
+    val ran = AtomicBoolean(false)
+    Async.blocking:
+      Async.group:
+        summon[Async].group.cancel()
+        val f = Future(ran.set(true))
+        assert(isCancelled(f.result))
+    assert(!ran.get)
+
+  test("awaiting in a cancelled scope is a CancellationException"):
+    Async.blocking:
+      Async.group:
+        summon[Async].group.cancel()
+        val p = Promise[Int]()
+        intercept[CancellationException](p.future.value)
+
+  test("cancelling a completed future changes nothing"):
+    Async.blocking:
+      val f = Future(5)
+      assertEquals(f.value, 5)
+      f.cancel()
+      assertEquals(f.value, 5)
+
+  test("cancelling a promise's future completes it; the producer's later complete is ignored"):
+    val p = Promise[String]()
+    p.future.cancel()
+    p.success("late")
+    assert(isCancelled(p.future.poll().get))
+
+  test("CompletionGroup: members added after cancel are cancelled at once"):
+    val g = CompletionGroup()
+    g.cancel()
+    val p = Promise[Int]()
+    p.future.link(g)
+    assert(isCancelled(p.future.poll().get))
+    assert(g.isCancelled)

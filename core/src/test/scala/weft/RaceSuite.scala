@@ -1,0 +1,112 @@
+package weft
+
+import java.util.concurrent.{CountDownLatch, ThreadLocalRandom}
+import java.util.concurrent.atomic.AtomicInteger
+import scala.util.{Success, Try}
+
+/**
+ * `Async.race`, `either` and `select`: exactly one winner, losers keep their values, every
+ * losing listener is dropped, and many races sharing sources never deadlock.
+ */
+class RaceSuite extends munit.FunSuite:
+
+  def core[T](f: Future[T]): CoreFuture[T] = f.asInstanceOf[CoreFuture[T]]
+
+  test("race returns the first value"):
+    Async.blocking:
+      val slow = Future { Thread.sleep(200); 1 }
+      val fast = Future { 2 }
+      assertEquals(Async.race(slow, fast).awaitResult, Success(2))
+
+  test("race of an already completed source wins at once"):
+    Async.blocking:
+      val never = Promise[Int]()
+      assertEquals(Async.race(never.future, Future.now(Success(9))).awaitResult, Success(9))
+      assertEquals(core(never.future).listenerCount, 0)
+
+  test("either says which side won"):
+    Async.blocking:
+      val l = Future { Thread.sleep(100); "left" }
+      val r = Future(42)
+      assertEquals(Async.either(l, r).awaitResult, Right(Success(42)))
+
+  test("losing listeners are dropped from every source"):
+    Async.blocking:
+      val ps = (1 to 50).map(_ => Promise[Int]())
+      val winner = Future { Thread.sleep(10); ps(17).success(17) }
+      assertEquals(Async.race(ps.map(_.future)*).awaitResult, Success(17))
+      ps.foreach(p => assertEquals(core(p.future).listenerCount, 0))
+      winner.await
+
+  test("a nested race shares one winner"):
+    Async.blocking:
+      val a, b, c = Promise[Int]()
+      val inner = Async.race(a.future, b.future)
+      val outer = Async.race(inner, c.future)
+      val done = Future(outer.awaitResult)
+      Thread.sleep(10)
+      b.success(2)
+      c.success(3)
+      assertEquals(done.value, Success(2))
+      Seq(a, b, c).foreach(p => assertEquals(core(p.future).listenerCount, 0))
+
+  test("select runs the handler of exactly one case"):
+    Async.blocking:
+      val fired = AtomicInteger()
+      val a = Promise[Int]()
+      val b = Future { Thread.sleep(10); "b" }
+      val out = Async.select(
+        a.future.handle(_ =>
+          fired.incrementAndGet(); "a"
+        ),
+        b.handle(r =>
+          fired.incrementAndGet(); r.get + "!"
+        )
+      )
+      assertEquals(out, "b!")
+      assertEquals(fired.get, 1)
+      assertEquals(core(a.future).listenerCount, 0)
+
+  test("select with ~~> syntax"):
+    Async.blocking:
+      val r =
+        Async.select(Future.now(Success(1)) ~~> (_.get + 1), Promise[Int]().future ~~> (_ => 0))
+      assertEquals(r, 2)
+
+  test("stress: many racers share sources; exactly one winner each; nothing left registered"):
+    val racers = 64
+    val rounds = 200
+    for round <- 1 to rounds do
+      val sources = IndexedSeq.fill(8)(Promise[Int]())
+      val wins = AtomicInteger()
+      val ready = CountDownLatch(racers)
+      Async.blocking:
+        val rs = (1 to racers).map: _ =>
+          Future:
+            val rnd = ThreadLocalRandom.current()
+            val picked = IndexedSeq.fill(3)(sources(rnd.nextInt(sources.size)).future).distinct
+            ready.countDown()
+            val r = Async.race(picked*).awaitResult
+            wins.incrementAndGet()
+            r
+        ready.await()
+        // complete sources concurrently from several threads, in random order
+        val completers = sources.indices.map: i =>
+          Future(sources(i).tryComplete(Success(i)))
+        completers.foreach(_.await)
+        rs.foreach(r => assert(r.value.isSuccess))
+      assertEquals(wins.get, racers, s"round $round")
+      sources.foreach(p => assertEquals(core(p.future).listenerCount, 0, s"round $round"))
+
+  test("stress: racing awaiters cancelled at random leave no listener behind"):
+    val sources = IndexedSeq.fill(4)(Promise[Int]())
+    Async.blocking:
+      val rnd = ThreadLocalRandom.current()
+      val fs = (1 to 500).map: _ =>
+        Future(Async.race(sources.map(_.future)*).awaitResult)
+      fs.foreach(f => if rnd.nextBoolean() then f.cancel())
+      Thread.sleep(20)
+      fs.foreach(f => if rnd.nextInt(4) == 0 then f.cancel())
+      sources(rnd.nextInt(4)).success(1)
+      fs.foreach(_.result)
+    sources.foreach(p => assertEquals(core(p.future).listenerCount, 0))
