@@ -6,9 +6,10 @@ import java.nio.file.Files
 
 /**
  * Forking JMH: one host JVM per job (`org.openjdk.jmh.Main`), which itself forks the benchmark
- * JVMs (`-f`, always at least 1).
+ * JVMs (`-f`, always at least 1). When another JMH run on the machine holds JMH's lock, a job
+ * waits for it (up to [[JmhRunner.LockWaitSeconds]]) rather than measuring beside it.
  */
-final class JmhRunner(config: RunConfig, workDir: File):
+final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit = _ => ()):
 
   /** Flags for every child JVM we start ourselves (JMH hosts, external harnesses). */
   private val hostFlags: Seq[String] =
@@ -93,9 +94,22 @@ final class JmhRunner(config: RunConfig, workDir: File):
     val log = File(workDir, s"$name.log")
     resultFile.delete()
     val timeout = (job.predictedSeconds * 3 + 300).toLong
-    val exit = Java.run(command(job, resultFile), log, timeout) { line =>
-      if line.startsWith("# Benchmark: ") then onBenchmark(line.stripPrefix("# Benchmark: ").trim)
-    }
+    val waitStart = System.nanoTime()
+    def waited = (System.nanoTime() - waitStart) / 1e9
+    var lockBusy = false
+    var exit: Java.Exit = Java.Exit.Code(0)
+    while
+      lockBusy = false
+      exit = Java.run(command(job, resultFile), log, timeout) { line =>
+        if line.contains(JmhRunner.LockMessage) then lockBusy = true
+        if line.startsWith("# Benchmark: ") then onBenchmark(line.stripPrefix("# Benchmark: ").trim)
+      }
+      lockBusy && waited < JmhRunner.LockWaitSeconds
+    do
+      notify(
+        s"another JMH run holds its lock (/tmp/jmh.lock); waiting (${Format.duration(waited)} so far)"
+      )
+      Thread.sleep(JmhRunner.LockRetrySeconds * 1000L)
     val records =
       if resultFile.exists then
         JmhJson.parse(Files.readString(resultFile.toPath, StandardCharsets.UTF_8))
@@ -108,6 +122,15 @@ final class JmhRunner(config: RunConfig, workDir: File):
 
 /** Parsing JMH's console output. */
 object JmhRunner:
+
+  /** What JMH prints when another JMH run holds its machine-wide lock. */
+  val LockMessage: String = "Unable to acquire the JMH lock"
+
+  /** How long a job waits for another JMH run to finish before it is reported as FAILED. */
+  val LockWaitSeconds: Long = 3600
+
+  /** Seconds between attempts while the lock is held. */
+  val LockRetrySeconds: Long = 20
 
   /** The benchmark names in the output of `org.openjdk.jmh.Main -l`. */
   def parseListing(lines: Seq[String]): Seq[String] =

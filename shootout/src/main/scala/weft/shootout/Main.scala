@@ -4,6 +4,7 @@ import java.io.File
 import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.time.Instant
+import scala.jdk.CollectionConverters.*
 import scala.util.Try
 
 /**
@@ -41,7 +42,7 @@ object Main:
     logs.mkdirs()
     val machine = Machine.current()
     val workloads = options.only.fold(Workloads.all)(id => Workloads.byId(id).toSeq)
-    val jmh = JmhRunner(config, logs)
+    val jmh = JmhRunner(config, logs, s => say(s"  $s"))
     val modules = workloads.flatMap(_.runner match
       case r: Runner.Jmh => r.parts.map(_.module)
       case _             => Nil
@@ -58,37 +59,9 @@ object Main:
     val results = plan.jobs.zipWithIndex.map { (job, i) =>
       val n = i + 1
       say(s"$n of ${plan.jobs.size}: ${job.label}; ${progress.status}")
-      var advanced = 0.0
-      val outcome = job match
-        case j: Job.JmhRun =>
-          var started = 0
-          val (records, log, problem) = jmh.run(j, n) { benchmark =>
-            val step =
-              if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j.params)
-            progress.advance(step)
-            advanced += step
-            started += 1
-            say(
-              s"  $n of ${plan.jobs.size}: ${job.workload.id} ${JmhJson.contenderOf(benchmark)} (t=${j.threads}); ${progress.status}"
-            )
-          }
-          val lines = Try(Files.readAllLines(log.toPath, StandardCharsets.UTF_8).toArray(
-            Array.empty[String]
-          ).toSeq).getOrElse(Nil)
-          val rows = j.benchmarks.map { b =>
-            Rows.fromJmh(
-              j.workload,
-              j.part.module,
-              j.mode,
-              j.params,
-              j.threads,
-              Seq(b),
-              records,
-              JmhRunner.failureReason(lines, log.getName, b, problem)
-            )
-          }.flatten
-          (rows, records)
-        case e: Job.ExternalRun => (external.run(e, n, options.mode), Nil)
+      val (outcome, advanced) = job match
+        case j: Job.JmhRun      => runJmh(jmh, j, n, plan.jobs.size, progress)
+        case e: Job.ExternalRun => ((external.run(e, n, options.mode), Nil), 0.0)
       outcome._1.filter(_.failed).foreach(r =>
         say(s"  FAILED: ${r.workload} ${r.contender} (t=${r.threads}): ${r.failure.getOrElse("")}")
       )
@@ -115,6 +88,35 @@ object Main:
     write(File(out, "REPORT.md"), Report.render(info, workloads, rows, plan.skipped))
     say(s"report written to ${File(out, "REPORT.md")} in ${Format.duration(info.seconds)}")
     rows.count(_.failed)
+
+  /**
+   * Runs one JMH job, reporting each benchmark as it starts; returns its rows and records and
+   * how many predicted seconds it advanced the progress by.
+   */
+  private def runJmh(
+      jmh: JmhRunner,
+      j: Job.JmhRun,
+      n: Int,
+      total: Int,
+      progress: Progress
+  ): ((Seq[Row], Seq[JmhRecord]), Double) =
+    var advanced = 0.0
+    var started = 0
+    val (records, log, problem) = jmh.run(j, n) { benchmark =>
+      val step = if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j.params)
+      progress.advance(step)
+      advanced += step
+      started += 1
+      val contender = JmhJson.contenderOf(benchmark)
+      say(s"  $n of $total: ${j.workload.id} $contender (t=${j.threads}); ${progress.status}")
+    }
+    val lines =
+      Try(Files.readAllLines(log.toPath, StandardCharsets.UTF_8).asScala.toSeq).getOrElse(Nil)
+    val rows = j.benchmarks.flatMap { b =>
+      val why = JmhRunner.failureReason(lines, log.getName, b, problem)
+      Rows.fromJmh(j.workload, j.part.module, j.mode, j.params, j.threads, Seq(b), records, why)
+    }
+    ((rows, records), advanced)
 
   private def write(f: File, text: String): Unit =
     Files.writeString(f.toPath, text, StandardCharsets.UTF_8)
