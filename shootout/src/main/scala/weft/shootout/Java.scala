@@ -1,6 +1,6 @@
 package weft.shootout
 
-import java.io.{BufferedReader, File, InputStreamReader, PrintWriter}
+import java.io.{BufferedReader, File, IOException, InputStreamReader, PrintWriter}
 import java.nio.charset.StandardCharsets
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
@@ -49,12 +49,17 @@ object Java:
     try
       writer.println(command.map(a => if a.contains(' ') then s"'$a'" else a).mkString(" "))
       val reader = BufferedReader(InputStreamReader(process.getInputStream, StandardCharsets.UTF_8))
-      var line = reader.readLine()
+      // Killing the process closes its output under our feet: that ends the log, not the run.
+      def next(): String | Null =
+        try reader.readLine()
+        catch case e: IOException => if killed.get then null else throw e
+      var line = next()
       while line != null do
         writer.println(line)
         writer.flush()
         onLine(line)
-        line = reader.readLine()
+        line = next()
+      if killed.get then writer.println(s"[shootout] killed after ${timeoutSeconds}s (timeout)")
     finally writer.close()
     val code = process.waitFor()
     watchdog.interrupt()
