@@ -15,7 +15,7 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
   private val hostFlags: Seq[String] =
     (if Java.acceptsUnsafeMemoryAccessFlag then Seq("--sun-misc-unsafe-memory-access=allow")
      else Nil) ++
-      Seq("-Xmx512m", "-Djava.awt.headless=true")
+      Seq("-Xmx512m", "-Djava.awt.headless=true", "-Duser.language=en", "-Duser.country=US")
 
   private val unsafeFlag = "--sun-misc-unsafe-memory-access=allow"
 
@@ -110,18 +110,70 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
         s"another JMH run holds its lock (/tmp/jmh.lock); waiting (${Format.duration(waited)} so far)"
       )
       Thread.sleep(JmhRunner.LockRetrySeconds * 1000L)
+    // JMH writes its JSON only at the end: when the JVM died or was killed, keep the benchmarks
+    // that had finished, as printed in the log.
     val records =
       if resultFile.exists then
         JmhJson.parse(Files.readString(resultFile.toPath, StandardCharsets.UTF_8))
-      else Nil
+      else JmhRunner.resultsFromLog(readLines(log), job)
     val problem = exit match
       case Java.Exit.Code(0)     => None
       case Java.Exit.Code(c)     => Some(s"JMH exited with code $c")
       case Java.Exit.TimedOut(s) => Some(s"killed after ${s}s (timeout)")
     (records, log, problem)
 
+  private def readLines(f: File): Seq[String] =
+    if f.exists then
+      Files.readAllLines(f.toPath, StandardCharsets.UTF_8).toArray(Array.empty[String]).toSeq
+    else Nil
+
 /** Parsing JMH's console output. */
 object JmhRunner:
+
+  private val ResultHeader = """Result "(.+)":""".r
+  private val ResultLine = """\s+([0-9.]+|NaN)(?: ±\(99\.9%\) ([0-9.]+|NaN))? (\S+)(?: \[.*\])?""".r
+
+  /**
+   * The results JMH printed (`Result "name":` and the score line below) for benchmarks of
+   * `job`, with the job's parameters; `raw` is a minimal JMH-style object marked `"fromLog"`.
+   */
+  def resultsFromLog(lines: Seq[String], job: Job.JmhRun): Seq[JmhRecord] =
+    lines.sliding(2).toSeq.collect {
+      case Seq(ResultHeader(name), ResultLine(score, error, unit))
+          if job.benchmarks.contains(name) =>
+        val p = job.params
+        val err = Option(error).flatMap(_.toDoubleOption).filterNot(_.isNaN)
+        val raw = ujson.Obj(
+          "benchmark" -> name,
+          "mode" -> job.mode.jmhName,
+          "threads" -> job.threads,
+          "forks" -> p.forks,
+          "primaryMetric" -> ujson.Obj(
+            "score" -> score.toDouble,
+            "scoreError" -> err.fold[ujson.Value](ujson.Null)(ujson.Num(_)),
+            "scoreUnit" -> unit
+          ),
+          "fromLog" -> true
+        )
+        JmhRecord(
+          name,
+          job.mode.jmhName,
+          job.threads,
+          p.forks,
+          p.warmupIterations,
+          p.warmupTime,
+          p.iterations,
+          p.time,
+          score.toDouble,
+          err,
+          unit,
+          "",
+          "",
+          "",
+          "",
+          raw
+        )
+    }
 
   /** What JMH prints when another JMH run holds its machine-wide lock. */
   val LockMessage: String = "Unable to acquire the JMH lock"

@@ -36,3 +36,46 @@ class JmhJsonSuite extends munit.FunSuite:
   test("reads the benchmark names of `-l` output"):
     val lines = Seq("# some warning", "Benchmarks: ", "weft.bench.A.x", "weft.bench.B.y", "")
     assertEquals(JmhRunner.parseListing(lines), Seq("weft.bench.A.x", "weft.bench.B.y"))
+
+  test("results of a killed JMH run are recovered from its log"):
+    val job = new Job.JmhRun(
+      Workloads.compose3,
+      JmhPart(Module.Bench, "x"),
+      Mode.AverageTime,
+      Fixtures.params,
+      20,
+      Fixtures.expected
+    )
+    val log = Seq(
+      "# Benchmark: weft.bench.Compose3.catsEffect",
+      "Result \"weft.bench.Compose3.catsEffect\":",
+      "  190267.794 ±(99.9%) 346953.209 ns/op [Average]",
+      "# Benchmark: weft.bench.Compose3.ox",
+      "Result \"weft.bench.Compose3.ox\":",
+      "  164.228 ns/op",
+      "# Benchmark: weft.bench.Compose3.weft",
+      "Iteration   2: ",
+      "[shootout] killed after 396s (timeout)"
+    )
+    val records = JmhRunner.resultsFromLog(log, job)
+    assertEquals(
+      records.map(r => (r.contender, r.score, r.scoreError, r.unit, r.threads)),
+      Seq(
+        ("catsEffect", 190267.794, Some(346953.209), "ns/op", 20),
+        ("ox", 164.228, None, "ns/op", 20)
+      )
+    )
+    val rows = Rows.fromJmh(
+      Workloads.compose3,
+      Module.Bench,
+      Mode.AverageTime,
+      Fixtures.params,
+      20,
+      Fixtures.expected,
+      records,
+      "killed"
+    )
+    assertEquals(
+      rows.map(r => (r.contender, r.failed)),
+      Seq(("catsEffect", false), ("ox", false), ("weft", true))
+    )
