@@ -147,21 +147,29 @@ private[weft] final class JvmAsync(
 
   def await[T](src: Source[T]): T =
     src match
-      case f: CoreFuture[?] if f.isDone => return f.resultNow.asInstanceOf[T]
-      case _                            => ()
+      case f: CoreFuture[?] if f.isDone => f.resultNow.asInstanceOf[T]
+      case _                            => suspend(src)
+
+  /**
+   * The slow path of [[await]]: register a [[JvmAsync.Waiter]] and park until completed. Kept
+   * small: its frame is what a pending future keeps on its virtual thread's stack.
+   */
+  private def suspend[T](src: Source[T]): T =
     if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
     val w = JvmAsync.Waiter[T](Fiber.current)
     src.onComplete(w)
     while !w.isDone do
       Fiber.park(w)
-      if Fiber.interrupted() then
-        src.dropListener(w)
-        if !w.isDone then
-          if cancellationPending then
-            throw CancellationException("the awaiting scope was cancelled")
-          throw InterruptedException()
-        Fiber.selfInterrupt()
+      if Fiber.interrupted() then interrupted(src, w)
     w.value
+
+  /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
+  private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+    src.dropListener(w)
+    if !w.isDone then
+      if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+      throw InterruptedException()
+    Fiber.selfInterrupt()
 
 private[weft] object JvmAsync:
 

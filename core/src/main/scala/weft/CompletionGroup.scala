@@ -124,6 +124,7 @@ object CompletionGroup:
     private val emptied = lock.newCondition()
     private val set = java.util.HashSet[Cancellable]()
     private val exiting = java.util.ArrayList[Fiber]()
+    private var pruneAt = 64
 
     def add(c: Cancellable): Unit =
       lock.lock()
@@ -134,7 +135,11 @@ object CompletionGroup:
       lock.lock()
       try
         if fiber != null then
-          if exiting.size >= 64 then exiting.removeIf(f => !f.isAlive)
+          if exiting.size >= pruneAt then
+            // Fibers that left recently are usually still alive: prune, then wait for the list
+            // to double before pruning again, so that leaving stays amortised O(1).
+            exiting.removeIf(f => !f.isAlive)
+            pruneAt = math.max(64, exiting.size * 2)
           exiting.add(fiber.nn)
         if set.remove(c) && set.isEmpty then emptied.signalAll()
       finally lock.unlock()

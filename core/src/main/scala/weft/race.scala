@@ -40,7 +40,9 @@ final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
 
   def dropListener(k: Listener[T]): Unit =
     val rl = registered.remove(k)
-    if rl != null then rl.dropFromAll()
+    if rl != null then
+      rl.kill()
+      rl.dropFromAll()
 
   private[weft] def sourceCount: Int = sources.length
   private[weft] def sourceAt(i: Int): Source[T] = sources(i)
@@ -76,12 +78,25 @@ object RaceSource:
 
     def complete(data: T, source: Source[T]): Unit =
       done = true
+      k.complete(data, race)
+      // Retire the own lock only after `k` is completed, so that `kill` (which must acquire it)
+      // knows whether `k` got a value. Drop from the sources only after releasing every lock:
+      // a source's `dropListener` may acquire this listener's lock (channels do).
       val o = own
       if o != null then o.retire()
-      // Drop before completing `k`, so that no losing listener is left once the awaiter resumes.
-      dropFromAll()
       race.forget(k, this)
-      k.complete(data, race)
+      dropFromAll()
+
+    /**
+     * Makes the race uncompletable when its listener is dropped (an await gave up): after this
+     * returns, either `k` has been completed already or no source can complete it any more.
+     * Without it a source could complete a lock-free `k` after its awaiter left, losing a value.
+     */
+    def kill(): Unit =
+      val o = own
+      if o != null && o.acquire() then
+        done = true
+        o.retire()
 
     /** Removes this listener from every source of the race. */
     def dropFromAll(): Unit =

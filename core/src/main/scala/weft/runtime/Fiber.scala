@@ -38,6 +38,9 @@ object Fiber:
   /** Whether the caller runs on a virtual thread (cheap to block, cheap to wake). */
   inline def onVirtualThread: Boolean = Thread.currentThread().isVirtual
 
+  /** A CPU hint inside a short spin loop (no yield). */
+  inline def onSpinWait(): Unit = Thread.onSpinWait()
+
   /** A brief pause inside a spin loop: a CPU hint for the first iterations, then a yield. */
   def spinPause(iteration: Int): Unit =
     if iteration < 64 then Thread.onSpinWait() else Thread.`yield`()

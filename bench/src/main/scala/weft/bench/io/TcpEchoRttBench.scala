@@ -1,0 +1,96 @@
+package weft.bench.io
+
+import java.net.{InetSocketAddress, StandardSocketOptions}
+import java.nio.ByteBuffer
+import java.nio.channels.{ServerSocketChannel, SocketChannel}
+import java.util.concurrent.TimeUnit
+import org.openjdk.jmh.annotations.*
+import weft.{Async, await}
+import weft.io.TcpConnection
+
+/**
+ * Workload `tcp-echo-rtt`: one 32-byte request and its echo over loopback, on a connection
+ * kept open across the run. The echo server is plain blocking NIO, one virtual thread per
+ * connection. Every contender loops [[TcpEchoRttBench.Batch]] round trips inside one virtual
+ * thread.
+ *
+ *   - `weft`: `TcpConnection.write(buf).await` then `readFully(buf).await`
+ *   - `jdkSocketChannel`: blocking `SocketChannel.write` then `read` until full
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Array(Mode.AverageTime))
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+class TcpEchoRttBench:
+  import TcpEchoRttBench.{Batch, Size}
+
+  private var server: ServerSocketChannel = null
+  private var weftConn: TcpConnection = null
+  private var plain: SocketChannel = null
+
+  @Setup(Level.Trial)
+  def setup(): Unit =
+    server = ServerSocketChannel.open().bind(InetSocketAddress("127.0.0.1", 0))
+    val port = server.socket().getLocalPort
+    Thread.ofVirtual().start(() => serve())
+    weftConn = Async.blocking(TcpConnection.connect("127.0.0.1", port).await)
+    plain = SocketChannel.open(InetSocketAddress("127.0.0.1", port))
+    plain.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
+
+  private def serve(): Unit =
+    try
+      while true do
+        val c = server.accept()
+        c.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
+        Thread.ofVirtual().start: () =>
+          val b = ByteBuffer.allocateDirect(4096)
+          try
+            while c.read(b) >= 0 do
+              b.flip()
+              while b.hasRemaining do c.write(b)
+              b.clear()
+          catch case _: java.io.IOException => ()
+          finally c.close()
+    catch case _: java.io.IOException => ()
+
+  @TearDown(Level.Trial)
+  def tearDown(): Unit =
+    weftConn.close()
+    plain.close()
+    server.close()
+
+  @Benchmark
+  @OperationsPerInvocation(Batch)
+  def weft(): Int = Async.blocking:
+    val out = ByteBuffer.allocateDirect(Size)
+    val in = ByteBuffer.allocateDirect(Size)
+    var i = 0
+    while i < Batch do
+      out.clear()
+      weftConn.write(out).await
+      in.clear()
+      weftConn.readFully(in).await
+      i += 1
+    in.position()
+
+  @Benchmark
+  @OperationsPerInvocation(Batch)
+  def jdkSocketChannel(): Int = IoBenchSupport.onVirtualThread:
+    val out = ByteBuffer.allocateDirect(Size)
+    val in = ByteBuffer.allocateDirect(Size)
+    var i = 0
+    while i < Batch do
+      out.clear()
+      while out.hasRemaining do plain.write(out)
+      in.clear()
+      while in.hasRemaining do if plain.read(in) < 0 then throw java.io.EOFException()
+      i += 1
+    in.position()
+
+/** Parameters of [[TcpEchoRttBench]]. */
+object TcpEchoRttBench:
+  /** Round trips per benchmark invocation (amortises the platform-to-virtual handoff). */
+  inline val Batch = 1000
+
+  /** Request and response size in bytes. */
+  inline val Size = 32

@@ -1,0 +1,491 @@
+package weft.channels
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
+import scala.util.{Failure, Success, Try}
+import weft.{Async, Promise, Source}
+import weft.runtime.Fiber
+
+/**
+ * The one implementation of every channel kind: rendezvous (`capacity == 0`), buffered
+ * (`capacity > 0`) and unbounded (`capacity == Unbounded`).
+ *
+ * ==Algorithm (after Koval, Alistarh and Elizarov, "Fast and Scalable Channels in Kotlin
+ * Coroutines", PPoPP 2023)==
+ * An infinite array of cells, allocated as linked [[Cells.Segment]]s of 32, and two counters:
+ * `senders` (S) and `receivers` (R). A blocking `send` claims cell `s = FAA(S)`, a blocking
+ * `read` claims cell `r = FAA(R)`; the sender and the reader with the same index meet in that
+ * cell, whoever comes first leaving something for the other, all by CAS on the cell:
+ *   - a sender finding the cell empty stores its value if it may buffer (unbounded; or
+ *     `s < R + capacity`; or the cell was marked `InBuffer`), else parks there as a
+ *     [[Cells.Sender]]; finding a parked [[Cells.Reader]] it hands the value over;
+ *   - a reader finding a value takes it; finding a parked sender it takes the value and wakes
+ *     it; finding the cell empty it parks there as a [[Cells.Reader]];
+ *   - a party that gives up (its fiber interrupted, its future cancelled) CASes its own waiter
+ *     to `Broken`; if the CAS fails, the other side already completed it and the exchange
+ *     stands. A side that finds `Broken` claims the next cell. So a value is delivered once or
+ *     not at all, and a sender learns which.
+ * Buffering: the reader of cell `r` makes cell `r + capacity` buffer-eligible ("expand"): it
+ * marks an empty cell `InBuffer`, or turns a parked sender there into a buffered value and
+ * wakes it. With the sender's own `s < R + capacity` test this gives every cell below
+ * `R + capacity` to the buffer exactly once, with no counter beyond S and R.
+ *
+ * Closing sets a bit in S (no sender claims a cell after it) and records `closedAt`, the cells
+ * claimed before. Cells below `closedAt` still get their values or their waiting senders
+ * failed; readers of cells at or above `closedAt` get `Failure(ChannelClosedException)`.
+ * Buffered values are therefore drained before readers see the failure.
+ *
+ * ==Sources (select, race, filter)==
+ * A send source claims a cell like `send` (a [[Cells.Sender]] carrying its listener and lock).
+ * Listeners of `canRead` are different because they may decline: they never claim cells by
+ * FAA. They wait in a watch list ([[Cells.Watch]]) and peek at the head cell `R`: when it holds
+ * a value they accept, they take their lock (and the parked sender's, in global order), CAS R
+ * from `r` to `r + 1` and take the value. A value they decline stays at the head for others, as
+ * seed 002 specifies. Every change of the head (a value stored, R advanced, close) re-offers
+ * the head to the watchers. See docs/adr/0001-channel-algorithm.md.
+ */
+private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
+  import Cells.*
+  import CellChannel.*
+
+  @volatile private var senders: Long = 0L
+  @volatile private var receivers: Long = 0L
+  @volatile private var closedAt: Long = Long.MaxValue
+  private val sendHint = AtomicReference[Segment](Segment(0))
+  private val recvHint = AtomicReference[Segment](sendHint.get())
+  private val closing = AtomicBoolean()
+  private[channels] val watchers = AtomicReference[List[Watch[T]]](Nil)
+
+  private val unbounded = capacity == Unbounded
+  private val bounded = capacity > 0 && !unbounded
+
+  // ---- blocking send ----
+
+  def send(x: T)(using Async): Unit =
+    val v = encode(x)
+    var sent = false
+    while !sent do
+      val h = sendHint.get()
+      val s: Long = SENDERS.getAndAdd(this, 1L)
+      if isClosed(s) then throw ChannelClosedException()
+      val seg = segmentFor(sendHint, h, s)
+      sent = sendInCell(seg, index(s), s, v)
+
+  /** Sends in the claimed cell; `false` if the cell is broken (claim another). */
+  private def sendInCell(seg: Segment, i: Int, s: Long, v: AnyRef)(using Async): Boolean =
+    while true do
+      seg.cells.get(i) match
+        case null =>
+          if canBuffer(s) then
+            if seg.cells.compareAndSet(i, null, v) then return stored()
+          else
+            val w = Sender(v, Fiber.current, null, null, null)
+            if seg.cells.compareAndSet(i, null, w) then
+              if watchers.get() ne Nil then notifyWatchers()
+              return awaitSender(w, seg, i)
+        case InBuffer => if seg.cells.compareAndSet(i, InBuffer, v) then return stored()
+        case r: Reader =>
+          if seg.cells.compareAndSet(i, r, Done) then
+            r.wake(v)
+            return true
+        case _ => return false
+    false
+
+  private def awaitSender(w: Sender, seg: Segment, i: Int)(using Async): Boolean =
+    if isClosed(senders) && seg.cells.compareAndSet(i, w, Broken) then
+      throw ChannelClosedException()
+    var interrupted = false
+    var spins = 0
+    while w.outcome == null do
+      if spins < Spins then
+        Fiber.onSpinWait()
+        spins += 1
+      else
+        Fiber.park(w)
+        if Fiber.interrupted() then
+          if seg.cells.compareAndSet(i, w, Broken) then raiseInterrupt()
+          interrupted = true
+    if interrupted then Fiber.selfInterrupt()
+    if w.outcome eq Closed then throw ChannelClosedException()
+    true
+
+  // ---- blocking read ----
+
+  override def read()(using Async): Try[T] =
+    while true do
+      if isClosed(senders) && receivers >= closedAt then return closedFailure
+      val h = recvHint.get()
+      val r: Long = RECEIVERS.getAndAdd(this, 1L)
+      val seg = segmentFor(recvHint, h, r)
+      if bounded then expand(seg, r + capacity)
+      val res = readCell(seg, index(r), r)
+      if watchers.get() ne Nil then notifyWatchers()
+      if res eq Closed then return closedFailure
+      if res ne Broken then return Success(decode[T](res))
+    closedFailure
+
+  /** Reads the claimed cell: a value, `Closed`, or `Broken` (claim another). */
+  private def readCell(seg: Segment, i: Int, r: Long)(using Async): AnyRef =
+    while true do
+      seg.cells.get(i) match
+        case st @ (null | InBuffer) =>
+          if isClosed(senders) && r >= closedAt then
+            if seg.cells.compareAndSet(i, st, Broken) then return Closed
+          else
+            val rd = Reader(Fiber.current)
+            if seg.cells.compareAndSet(i, st, rd) then return awaitReader(rd, seg, i, r)
+        case snd: Sender =>
+          if snd.acquire() then
+            if seg.cells.compareAndSet(i, snd, Done) then
+              snd.finish(Done)
+              return snd.value
+            snd.release()
+          else seg.cells.compareAndSet(i, snd, Broken)
+        case Broken => return Broken
+        case v =>
+          seg.cells.lazySet(i, Done)
+          return v
+    Broken
+
+  private def awaitReader(rd: Reader, seg: Segment, i: Int, r: Long)(using Async): AnyRef =
+    if isClosed(senders) && r >= closedAt && seg.cells.compareAndSet(i, rd, Broken) then
+      return Closed
+    var interrupted = false
+    var spins = 0
+    while rd.outcome == null do
+      if spins < Spins then
+        Fiber.onSpinWait()
+        spins += 1
+      else
+        Fiber.park(rd)
+        if Fiber.interrupted() then
+          if seg.cells.compareAndSet(i, rd, Broken) then raiseInterrupt()
+          interrupted = true
+    val out = rd.outcome.nn
+    if interrupted then
+      if out eq Broken then raiseInterrupt()
+      Fiber.selfInterrupt()
+    out
+
+  // ---- buffer window ----
+
+  /** Makes cell `idx` buffer-eligible (the reader of `idx - capacity` arrived). */
+  private def expand(from: Segment, idx: Long): Unit =
+    val seg = from.find(idx / SegmentSize)
+    val i = index(idx)
+    while true do
+      seg.cells.get(i) match
+        case null => if seg.cells.compareAndSet(i, null, InBuffer) then return
+        case snd: Sender =>
+          if snd.acquire() then
+            if seg.cells.compareAndSet(i, snd, snd.value) then
+              snd.finish(Done)
+              return
+            snd.release()
+          else if seg.cells.compareAndSet(i, snd, Broken) then return
+        case _ => return
+
+  private inline def canBuffer(s: Long): Boolean =
+    unbounded || (bounded && s < receivers + capacity)
+
+  /** After a value was stored in a cell: offers it to waiting source listeners. */
+  private def stored(): Boolean =
+    if watchers.get() ne Nil then notifyWatchers()
+    true
+
+  // ---- sources ----
+
+  val canRead: Source[Try[T]] = ReadSource[T](this)
+
+  def sendSource(x: T): Source[Try[Unit]] = SendSource[T](this, encode(x))
+
+  // ---- watch list (readers that are listeners) ----
+
+  private[channels] def addWatch(w: Watch[T]): Unit =
+    var done = false
+    while !done do
+      val ws = watchers.get()
+      done = watchers.compareAndSet(ws, w :: ws)
+
+  private[channels] def removeWatch(w: Watch[T]): Unit =
+    var done = false
+    while !done do
+      val ws = watchers.get()
+      val without = ws.filterNot(_ eq w)
+      done = (without.length == ws.length) || watchers.compareAndSet(ws, without)
+
+  /** Re-offers the head to every watcher until none takes anything. */
+  private[channels] def notifyWatchers(): Unit =
+    var progress = true
+    while progress do
+      progress = false
+      var ws = watchers.get()
+      while ws ne Nil do
+        val w = ws.head
+        if serve(w) then
+          removeWatch(w)
+          progress = true
+        ws = ws.tail
+
+  /**
+   * Offers the head cell to `w`: `true` if `w` is finished (it took a value or the closed
+   * failure, or it was completed elsewhere), `false` if nothing it accepts is at the head.
+   */
+  private[channels] def serve(w: Watch[T]): Boolean =
+    while true do
+      val h = recvHint.get()
+      val r = receivers
+      val s = senders
+      if r >= count(s) then
+        if isClosed(s) && r >= closedAt then return offerClosed(w)
+        return false
+      val seg = h.find(r / SegmentSize)
+      val i = index(r)
+      seg.cells.get(i) match
+        case null | InBuffer => return false
+        case Broken          => if advanceReceivers(seg, r) then ()
+        case Done            => ()
+        case _: Reader       => ()
+        case snd: Sender =>
+          val v = decode[T](snd.value)
+          if !w.k.accepts(Success(v)) then return false
+          lockPair(w.lock, snd.lock) match
+            case FirstGone  => return true
+            case SecondGone => seg.cells.compareAndSet(i, snd, Broken)
+            case SameLock   => return false
+            case _ =>
+              if !RECEIVERS.compareAndSet(this, r, r + 1) then
+                snd.release()
+                w.lock.release()
+              else if seg.cells.compareAndSet(i, snd, Done) then
+                w.complete(Success(v), canRead)
+                snd.finish(Done)
+                afterAdvance(seg, r)
+                return true
+              else
+                snd.release()
+                val now = seg.cells.get(i)
+                if now eq Broken then
+                  w.lock.release()
+                  afterAdvance(seg, r)
+                else
+                  seg.cells.lazySet(i, Done)
+                  w.complete(Success(decode[T](now.nn)), canRead)
+                  afterAdvance(seg, r)
+                  return true
+        case value =>
+          val v = decode[T](value)
+          if !w.k.accepts(Success(v)) then return false
+          if !w.lock.acquire() then return true
+          if RECEIVERS.compareAndSet(this, r, r + 1) then
+            seg.cells.lazySet(i, Done)
+            w.complete(Success(v), canRead)
+            afterAdvance(seg, r)
+            return true
+          w.lock.release()
+    false
+
+  private def advanceReceivers(seg: Segment, r: Long): Boolean =
+    RECEIVERS.compareAndSet(this, r, r + 1) && { afterAdvance(seg, r); true }
+
+  private def afterAdvance(seg: Segment, r: Long): Unit =
+    recvHintForward(seg)
+    if bounded then expand(seg, r + capacity)
+
+  private def recvHintForward(seg: Segment): Unit =
+    moveForward(recvHint, seg)
+
+  private def offerClosed(w: Watch[T]): Boolean =
+    val f = closedFailure
+    if !w.k.accepts(f) then false
+    else if !w.lock.acquire() then true
+    else
+      w.complete(f, canRead)
+      true
+
+  // ---- sending through a source ----
+
+  /**
+   * Sends `v` for listener `k` now if no waiting is needed (see [[trySend]]); `true` if `k`
+   * was completed (or is gone), `false` if the send would have to wait.
+   */
+  private[channels] def sendNow(
+      v: AnyRef,
+      k: weft.Listener[Try[Unit]],
+      src: SendSource[T]
+  ): Boolean =
+    while true do
+      val h = sendHint.get()
+      val s = senders
+      if isClosed(s) then return k.completeNow(Failure(ChannelClosedException()), src)
+      val seg = h.find(s / SegmentSize)
+      val i = index(s)
+      val st = seg.cells.get(i)
+      if st eq Broken then SENDERS.compareAndSet(this, s, s + 1)
+      else
+        val ready = st match
+          case _: Reader => true
+          case InBuffer  => true
+          case null      => canBuffer(s)
+          case _         => false
+        if !ready then return false
+        if !k.acquireLock() then return true
+        if !SENDERS.compareAndSet(this, s, s + 1) then k.releaseLock()
+        else
+          moveForward(sendHint, seg)
+          if putOwned(seg, i, v) then
+            k.complete(Success(()), src)
+            return true
+          k.releaseLock()
+    false
+
+  /** Stores `v` in an owned cell known not to need waiting; `false` if the cell is broken. */
+  private def putOwned(seg: Segment, i: Int, v: AnyRef): Boolean =
+    while true do
+      seg.cells.get(i) match
+        case st @ (null | InBuffer) => if seg.cells.compareAndSet(i, st, v) then return stored()
+        case r: Reader =>
+          if seg.cells.compareAndSet(i, r, Done) then
+            r.wake(v)
+            return true
+        case _ => return false
+    false
+
+  /** Registers a send-source listener: claims a cell and completes or parks `w` there. */
+  private[channels] def addSender(w: Sender): Unit =
+    while true do
+      val h = sendHint.get()
+      val s: Long = SENDERS.getAndAdd(this, 1L)
+      if isClosed(s) then
+        if w.acquire() then w.finish(Closed)
+        return
+      val seg = segmentFor(sendHint, h, s)
+      val i = index(s)
+      var cellDone = false
+      while !cellDone do
+        seg.cells.get(i) match
+          case st @ (null | InBuffer) =>
+            if st == InBuffer || canBuffer(s) then
+              if !w.acquire() then return breakCell(seg, i)
+              if seg.cells.compareAndSet(i, st, w.value) then
+                w.finish(Done)
+                stored()
+                return
+              w.release()
+            else
+              w.segment = seg
+              w.index = i
+              if seg.cells.compareAndSet(i, null, w) then
+                if watchers.get() ne Nil then notifyWatchers()
+                if w.dropped then seg.cells.compareAndSet(i, w, Broken)
+                else if isClosed(senders) then closeSender(seg, i, w)
+                return
+          case r: Reader =>
+            if !w.acquire() then return breakCell(seg, i)
+            if seg.cells.compareAndSet(i, r, Done) then
+              r.wake(w.value)
+              w.finish(Done)
+              return
+            w.release()
+          case _ => cellDone = true
+
+  /** Marks an owned cell broken for a sender that is gone; a parked reader retries. */
+  private def breakCell(seg: Segment, i: Int): Unit =
+    while true do
+      seg.cells.get(i) match
+        case st @ (null | InBuffer) => if seg.cells.compareAndSet(i, st, Broken) then return
+        case r: Reader =>
+          if seg.cells.compareAndSet(i, r, Broken) then
+            r.wake(Broken)
+            return
+        case _ => return
+
+  // ---- closing ----
+
+  def close(): Unit =
+    if !closing.compareAndSet(false, true) then
+      while !isClosed(senders) do Fiber.onSpinWait()
+    else
+      var done = false
+      while !done do
+        val s = senders
+        closedAt = s
+        done = SENDERS.compareAndSet(this, s, s | ClosedBit)
+      sweep()
+      notifyWatchers()
+
+  /** Fails the senders parked below `closedAt` and the readers parked at or above it. */
+  private def sweep(): Unit =
+    val rh = recvHint.get()
+    val sh = sendHint.get()
+    val r0 = receivers
+    val end = math.max(receivers, closedAt)
+    val from = math.min(r0, closedAt)
+    var seg = if rh.id <= sh.id then rh else sh
+    var idx = seg.id * SegmentSize
+    while idx < end do
+      if idx >= from then
+        val i = index(idx)
+        seg.cells.get(i) match
+          case snd: Sender if idx < closedAt => closeSender(seg, i, snd)
+          case rd: Reader if idx >= closedAt =>
+            if seg.cells.compareAndSet(i, rd, Broken) then rd.wake(Closed)
+          case _ => ()
+      idx += 1
+      if idx % SegmentSize == 0 then seg = seg.find(idx / SegmentSize)
+
+  private def closeSender(seg: Segment, i: Int, snd: Sender): Unit =
+    if snd.acquire() then
+      if seg.cells.compareAndSet(i, snd, Broken) then snd.finish(Closed) else snd.release()
+    else seg.cells.compareAndSet(i, snd, Broken)
+
+  // ---- helpers ----
+
+  private def segmentFor(hint: AtomicReference[Segment], h: Segment, idx: Long): Segment =
+    val seg = h.find(idx / SegmentSize)
+    if seg ne h then moveForward(hint, seg)
+    seg
+
+  override def toString: String =
+    val s = senders
+    s"Channel(capacity=$capacity, S=${count(s)}, R=$receivers, closed=${isClosed(s)})"
+
+/** Constants and helpers of [[CellChannel]]. */
+private[channels] object CellChannel:
+  /** The capacity that stands for "unbounded". */
+  inline val Unbounded = Int.MaxValue
+
+  /** Spins on a waiter's outcome before parking. */
+  inline val Spins = 128
+
+  /** Bit of `senders` set by close. */
+  inline val ClosedBit = 1L << 62
+
+  inline def isClosed(s: Long): Boolean = (s & ClosedBit) != 0
+  inline def count(s: Long): Long = s & ~ClosedBit
+  inline def index(i: Long): Int = (i % Cells.SegmentSize).toInt
+
+  def closedFailure[T]: Try[T] = Failure(ChannelClosedException())
+
+  /** Moves a segment hint forward to `seg` (hints never move back). */
+  def moveForward(hint: AtomicReference[Cells.Segment], seg: Cells.Segment): Unit =
+    var done = false
+    while !done do
+      val h = hint.get()
+      done = h.id >= seg.id || hint.compareAndSet(h, seg)
+
+  /**
+   * Raises the pending interruption of the caller in the way `Async.await` would: a
+   * `CancellationException` if its scope is cancelled, else an `InterruptedException`.
+   */
+  def raiseInterrupt()(using async: Async): Nothing =
+    Fiber.selfInterrupt()
+    async.await(Promise[Nothing]().future)
+    throw InterruptedException()
+
+  val SENDERS: VarHandle =
+    MethodHandles.privateLookupIn(classOf[CellChannel[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[CellChannel[?]], "senders", classOf[Long])
+  val RECEIVERS: VarHandle =
+    MethodHandles.privateLookupIn(classOf[CellChannel[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[CellChannel[?]], "receivers", classOf[Long])

@@ -1,0 +1,92 @@
+package weft.channels
+
+import java.util.concurrent.atomic.AtomicReference
+import scala.util.{Failure, Success, Try}
+import weft.{Async, Promise}
+
+/**
+ * Copies every value read from its publishers to every subscriber.
+ *
+ * For an unchanging set of publishers and subscribers, with the multiplexer the only reader of
+ * the publishers, every subscriber receives exactly the values sent by the publishers, all in
+ * the same order; values of one publisher keep their order. The copying runs in [[run]], which
+ * the owner calls inside a scope (typically `Future(mux.run())`).
+ *
+ * [[close]] makes every subscriber receive `Failure(ChannelClosedException)` and ends [[run]];
+ * it closes neither publishers nor subscribers. A publisher that is closed is removed (its
+ * closing is not forwarded); a subscriber that is closed is removed.
+ */
+trait ChannelMultiplexer[T] extends java.io.Closeable:
+
+  /** Reads publishers and copies to subscribers until [[close]]; suspends while idle. */
+  def run()(using Async): Unit
+
+  /** Starts reading `c` (takes effect at the next value). */
+  def addPublisher(c: ReadableChannel[T]): Unit
+
+  /** Stops reading `c`. */
+  def removePublisher(c: ReadableChannel[T]): Unit
+
+  /** Starts copying values to `c`. */
+  def addSubscriber(c: SendableChannel[Try[T]]): Unit
+
+  /** Stops copying values to `c`. */
+  def removeSubscriber(c: SendableChannel[Try[T]]): Unit
+
+  /** Sends `Failure(ChannelClosedException)` to every subscriber and ends [[run]]. */
+  def close(): Unit
+
+/** Creating [[ChannelMultiplexer]]s. */
+object ChannelMultiplexer:
+  /** A new multiplexer with no publishers and no subscribers. */
+  def apply[T](): ChannelMultiplexer[T] = MultiplexerImpl[T]()
+
+/**
+ * The multiplexer: `run` races the `canRead` sources of the current publishers against a
+ * "membership changed" promise, and sends each value read to each subscriber in turn. Every
+ * change (add, remove, close) completes the current promise and installs a fresh one, so a
+ * running race is restarted with the new membership; a losing channel read consumes nothing.
+ */
+private final class MultiplexerImpl[T] extends ChannelMultiplexer[T]:
+  private val publishers = AtomicReference(Vector.empty[ReadableChannel[T]])
+  private val subscribers = AtomicReference(Vector.empty[SendableChannel[Try[T]]])
+  private val changed = AtomicReference(Promise[Unit]())
+  @volatile private var closed = false
+
+  private def signal(): Unit = changed.getAndSet(Promise[Unit]()).tryComplete(Success(()))
+
+  def run()(using Async): Unit =
+    while !closed do
+      val change = changed.get()
+      val pubs = publishers.get()
+      val cases = pubs.map(c => c.canRead.map(r => Some((c, r)))) :+ change.future.map(_ => None)
+      Async.await(Async.race(cases*)) match
+        case Some((_, Success(v))) =>
+          subscribers.get().foreach(s => deliver(s, Success(v)))
+        case Some((c, Failure(_))) => removePublisher(c)
+        case None                  => ()
+    subscribers.get().foreach(s => deliver(s, Failure(ChannelClosedException())))
+
+  private def deliver(s: SendableChannel[Try[T]], v: Try[T])(using Async): Unit =
+    try s.send(v)
+    catch case _: ChannelClosedException => removeSubscriber(s)
+
+  def addPublisher(c: ReadableChannel[T]): Unit =
+    publishers.updateAndGet(_ :+ c)
+    signal()
+
+  def removePublisher(c: ReadableChannel[T]): Unit =
+    publishers.updateAndGet(_.filterNot(_ eq c))
+    signal()
+
+  def addSubscriber(c: SendableChannel[Try[T]]): Unit =
+    subscribers.updateAndGet(_ :+ c)
+    signal()
+
+  def removeSubscriber(c: SendableChannel[Try[T]]): Unit =
+    subscribers.updateAndGet(_.filterNot(_ eq c))
+    signal()
+
+  def close(): Unit =
+    closed = true
+    signal()

@@ -1,0 +1,164 @@
+package weft.channels
+
+import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
+import scala.util.{Success, Try}
+import weft.{Listener, ListenerLock, NumberedLock, Source}
+import weft.runtime.Fiber
+
+/** A state a cell can be in besides holding a value or a waiter (see [[CellChannel]]). */
+private[channels] final class Marker(name: String):
+  override def toString: String = name
+
+/** The cell states and building blocks of [[CellChannel]]. */
+private[channels] object Cells:
+
+  /** Cells per segment. */
+  final val SegmentSize = 32
+
+  /** The buffer window reached this cell before its sender did: the sender may buffer. */
+  val InBuffer = Marker("IN_BUFFER")
+
+  /** The value of this cell was delivered. */
+  val Done = Marker("DONE")
+
+  /** Nothing is exchanged in this cell (a party left or lost); both sides skip it. */
+  val Broken = Marker("BROKEN")
+
+  /** Outcome of a waiter: the channel was closed. */
+  val Closed = Marker("CLOSED")
+
+  /** Stands for a `null` value sent on the channel. */
+  val NullValue = Marker("NULL")
+
+  /** Encodes a value for storage in a cell. */
+  inline def encode(x: Any): AnyRef = if x == null then NullValue else x.asInstanceOf[AnyRef]
+
+  /** Decodes a stored value. */
+  inline def decode[T](v: AnyRef): T = (if v eq NullValue then null else v).asInstanceOf[T]
+
+  /** A run of cells in the infinite array; segments are linked forward only. */
+  final class Segment(val id: Long):
+    /** The cells: `null` (empty), a marker, a waiter, or a value. */
+    val cells = AtomicReferenceArray[AnyRef](SegmentSize)
+
+    /** The next segment, created on demand by whoever needs it first. */
+    val next = AtomicReference[Segment | Null](null)
+
+    /** The segment with `targetId`, walking (and creating) forward from this one. */
+    def find(targetId: Long): Segment =
+      var s = this
+      while s.id < targetId do
+        val n = s.next.get()
+        if n != null then s = n.nn
+        else
+          val created = Segment(s.id + 1)
+          s = if s.next.compareAndSet(null, created) then created else s.next.get().nn
+      s
+
+  /** A blocking reader parked in a cell; `outcome` is set once: a value, `Closed` or `Broken`. */
+  final class Reader(val fiber: Fiber):
+    @volatile var outcome: AnyRef | Null = null
+
+    /** Hands `v` (or a marker) to the reader and wakes it. */
+    def wake(v: AnyRef): Unit =
+      outcome = v
+      fiber.unpark()
+
+  /**
+   * A waiting sender in a cell: a blocking `send` (`fiber` set) or a send source's listener.
+   *
+   * A listener sender is completed under its lock: the listener's own, or, for a lock-free
+   * listener, one of ours (retired on completion so that a completed sender is never completed
+   * twice and a dropped one never at all).
+   */
+  final class Sender(
+      val value: AnyRef,
+      val fiber: Fiber | Null,
+      val listener: Listener[Try[Unit]] | Null,
+      val source: Source[Try[Unit]] | Null,
+      registry: java.util.Map[Listener[Try[Unit]], Sender] | Null
+  ):
+    @volatile var outcome: AnyRef | Null = null
+    @volatile var dropped = false
+    @volatile var segment: Segment | Null = null
+    @volatile var index: Int = 0
+
+    private val own: NumberedLock | Null =
+      if listener != null && listener.nn.lock == null then NumberedLock() else null
+
+    /** The lock that guards completing this sender (`null` for a blocking send). */
+    val lock: ListenerLock | Null = if own != null then own
+    else
+      listener match
+        case null => null
+        case l    => l.nn.lock
+
+    /** Whether this is a blocking `send` (completed by setting `outcome`). */
+    inline def isBlocking: Boolean = fiber != null
+
+    /** Acquires the lock (always true for a blocking send). */
+    def acquire(): Boolean = lock == null || lock.nn.acquire()
+
+    /** Releases the lock without completing. */
+    def release(): Unit = if lock != null then lock.nn.release()
+
+    /** Completes the sender with `Done` (delivered) or `Closed`; the lock, if any, is held. */
+    def finish(outcome: AnyRef): Unit =
+      val l = listener
+      if l == null then
+        this.outcome = outcome
+        fiber.nn.unpark()
+      else
+        val r: Try[Unit] =
+          if outcome eq Done then Success(()) else scala.util.Failure(ChannelClosedException())
+        l.nn.complete(r, source.nn)
+        if own != null then own.nn.retire()
+        if registry != null then registry.nn.remove(l, this)
+
+    /** Makes a dropped sender uncompletable (lock held): retires our own lock, else releases. */
+    def kill(): Unit =
+      if own != null then own.nn.retire() else release()
+
+  /**
+   * A listener of `canRead` waiting for a value it accepts, outside the cells (see
+   * [[CellChannel]], "Readers that are sources"). Its lock is the listener's, or one of ours.
+   */
+  final class Watch[T](val k: Listener[Try[T]]):
+    private val own: NumberedLock | Null = if k.lock == null then NumberedLock() else null
+
+    /** The lock guarding completion: never `null`. */
+    val lock: ListenerLock = if own != null then own.nn else k.lock.nn
+
+    /** Completes the listener (lock held), then retires our own lock. */
+    def complete(v: Try[T], src: Source[Try[T]]): Unit =
+      k.complete(v, src)
+      if own != null then own.nn.retire()
+
+    /** Makes the watch uncompletable (dropped): afterwards `k` is completed or never will be. */
+    def kill(): Unit =
+      if lock.acquire() then
+        if own != null then own.nn.retire() else lock.release()
+
+  /** Outcome of [[lockPair]]. */
+  inline val Locked = 0
+  inline val FirstGone = 1
+  inline val SecondGone = 2
+  inline val SameLock = 3
+
+  /**
+   * Acquires two (possibly null) locks in the global order, as `Listener.lockBoth` does;
+   * `SameLock` (nothing held) when one select both reads and sends on the channel.
+   */
+  def lockPair(first: ListenerLock, second: ListenerLock | Null): Int =
+    if second == null then if first.acquire() then Locked else FirstGone
+    else
+      val l2 = second.nn
+      if first eq l2 then return SameLock
+      val firstLow = first.number < l2.number
+      val lo = if firstLow then first else l2
+      val hi = if firstLow then l2 else first
+      if !lo.acquire() then if firstLow then FirstGone else SecondGone
+      else if !hi.acquire() then
+        lo.release()
+        if firstLow then SecondGone else FirstGone
+      else Locked

@@ -1,0 +1,80 @@
+package weft.channels
+
+import scala.util.{Failure, Success, Try}
+import weft.*
+
+/** Seed 002, "ChannelMultiplexer", sentence by sentence. */
+class ChannelMultiplexerSuite extends munit.FunSuite:
+
+  def drain(c: ReadableChannel[Try[Int]], n: Int)(using Async): List[Int] =
+    (1 to n).map(_ => c.read().get.get).toList
+
+  test("every subscriber receives exactly all values sent by the publishers, in one order"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val p1 = SyncChannel[Int]()
+      val p2 = BufferedChannel[Int](4)
+      val subs = List(
+        UnboundedChannel[Try[Int]](),
+        UnboundedChannel[Try[Int]](),
+        BufferedChannel[Try[Int]](2)
+      )
+      mux.addPublisher(p1); mux.addPublisher(p2)
+      subs.foreach(mux.addSubscriber)
+      val runner = Future(mux.run())
+      val readers = subs.map(s => Future(drain(s, 400)))
+      val s1 = Future(for i <- 0 until 200 do p1.send(i))
+      val s2 = Future(for i <- 1000 until 1200 do p2.send(i))
+      s1.await; s2.await
+      val got = readers.map(_.await)
+      assert(got.forall(_ == got.head), "subscribers saw different sequences")
+      assertEquals(got.head.sorted, ((0 until 200) ++ (1000 until 1200)).toList)
+      assertEquals(got.head.filter(_ < 1000), (0 until 200).toList)
+      assertEquals(got.head.filter(_ >= 1000), (1000 until 1200).toList)
+      mux.close()
+      runner.await
+
+  test("close sends Failure(ChannelClosedException) to subscribers, closes no channel"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val pub = BufferedChannel[Int](1)
+      val sub = UnboundedChannel[Try[Int]]()
+      mux.addPublisher(pub); mux.addSubscriber(sub)
+      val runner = Future(mux.run())
+      pub.send(1)
+      assertEquals(sub.read(), Success(Success(1)))
+      mux.close()
+      runner.await
+      sub.read() match
+        case Success(Failure(_: ChannelClosedException)) => ()
+        case other                                       => fail(s"got $other")
+      pub.send(2) // the publisher is still open
+      assertEquals(pub.read(), Success(2))
+      sub.send(Success(3)) // the subscriber too
+      assertEquals(sub.read(), Success(Success(3)))
+
+  test("publishers and subscribers can be added and removed while running"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val runner = Future(mux.run())
+      val pub = SyncChannel[Int]()
+      val a = UnboundedChannel[Try[Int]]()
+      val b = UnboundedChannel[Try[Int]]()
+      mux.addSubscriber(a)
+      mux.addPublisher(pub)
+      pub.send(1)
+      assertEquals(a.read(), Success(Success(1)))
+      mux.addSubscriber(b)
+      mux.removeSubscriber(a)
+      pub.send(2)
+      assertEquals(b.read(), Success(Success(2)))
+      mux.removePublisher(pub)
+      Thread.sleep(20)
+      val late = Future(pub.send(3))
+      Thread.sleep(30)
+      assert(late.poll().isEmpty, "a removed publisher is still read")
+      assertEquals(pub.read(), Success(3))
+      late.await
+      assertEquals(a.tryRead(), None)
+      mux.close()
+      runner.await

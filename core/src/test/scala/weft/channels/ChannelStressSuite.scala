@@ -1,0 +1,89 @@
+package weft.channels
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicInteger
+import scala.jdk.CollectionConverters.*
+import scala.util.{Random, Success}
+import weft.*
+
+/**
+ * Several producers and consumers on each kind, with random cancellation of blocked senders and
+ * readers and selects racing reads against sends: every value whose send reported success is
+ * received exactly once, and nothing else is received. Bounded by count (the whole suite moves
+ * about a million values).
+ */
+class ChannelStressSuite extends munit.FunSuite:
+  override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
+
+  val kinds: List[(String, () => Channel[Int])] = List(
+    "SyncChannel" -> (() => SyncChannel[Int]()),
+    "BufferedChannel(1)" -> (() => BufferedChannel[Int](1)),
+    "BufferedChannel(16)" -> (() => BufferedChannel[Int](16)),
+    "UnboundedChannel" -> (() => UnboundedChannel[Int]())
+  )
+
+  for (name, make) <- kinds do
+    test(s"$name: plain producers and consumers, 4 x 4, 200k values"):
+      val ch = make()
+      val perProducer = 50000
+      val received = ConcurrentLinkedQueue[Int]()
+      Async.blocking:
+        val consumers = (1 to 4).map: _ =>
+          Future:
+            var r = ch.read()
+            while r.isSuccess do
+              received.add(r.get)
+              r = ch.read()
+        val producers =
+          (0 until 4).map(p => Future(for i <- 0 until perProducer do ch.send(p * perProducer + i)))
+        producers.foreach(_.await)
+        ch.close()
+        consumers.foreach(_.await)
+      assertEquals(received.asScala.toVector.sorted, (0 until 4 * perProducer).toVector)
+
+    test(s"$name: cancellation and selects, every delivered value received exactly once"):
+      val ch = make()
+      val side = BufferedChannel[Int](1) // a select partner: reads race sends on it
+      val delivered = ConcurrentLinkedQueue[Int]()
+      val received = ConcurrentLinkedQueue[Int]()
+      val next = AtomicInteger()
+      val rounds = 4000
+      Async.blocking:
+        val never = Promise[Int]().future
+        def produce(useSelect: Boolean)(using Async): Unit =
+          for _ <- 0 until rounds do
+            val v = next.getAndIncrement()
+            val sent =
+              if useSelect then
+                Async.select(ch.sendSource(v) ~~> (_.isSuccess), side.canRead ~~> (_ => false))
+              else
+                ch.send(v)
+                true
+            if sent then delivered.add(v)
+        def consume(useSelect: Boolean)(using Async): Unit =
+          var going = true
+          while going do
+            val r =
+              if useSelect then
+                Async.select(ch.canRead ~~> identity, side.sendSource(-1) ~~> (_ => Success(-1)))
+              else ch.read()
+            r match
+              case Success(v) if v >= 0 => received.add(v)
+              case Success(_)           => ()
+              case _                    => going = false
+        // victims: participants cancelled at random moments; what they sent/read is recorded
+        val victims = (1 to 40).map: k =>
+          Future:
+            if k % 2 == 0 then produce(k % 4 == 0) else consume(k % 3 == 0)
+        val rnd = Random(7)
+        val producers = (0 until 3).map(p => Future(produce(p == 0)))
+        val consumers = (0 until 3).map(c => Future(consume(c == 0)))
+        for v <- victims do
+          Thread.sleep(rnd.nextInt(3).toLong)
+          v.cancel()
+        producers.foreach(_.await)
+        ch.close()
+        consumers.foreach(_.await)
+      val got = received.asScala.toVector.sorted
+      assertEquals(got.distinct.length, got.length, "a value was received twice")
+      assertEquals(got, delivered.asScala.toVector.sorted)

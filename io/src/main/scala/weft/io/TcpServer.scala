@@ -1,0 +1,94 @@
+package weft.io
+
+import java.net.{InetSocketAddress, StandardSocketOptions}
+import java.nio.channels.ServerSocketChannel
+import scala.concurrent.duration.{Duration, FiniteDuration}
+import weft.{Async, Future}
+
+/**
+ * A listening TCP socket whose accepts are futures.
+ *
+ * {{{
+ * Async.blocking:
+ *   PIOHelper.withTcpServer(0): server =>
+ *     val port = server.localPort
+ *     val conn = server.accept().await
+ *     ...
+ * }}}
+ *
+ * Several accepts may be in flight at once; each incoming connection goes to exactly one.
+ * Accepted connections get `TCP_NODELAY` and the server's `readTimeout` and `bufferSize` (see
+ * [[TcpConnection]]). Cancelling a pending accept closes the server (the JDK's rule for an
+ * interrupted channel, made unconditional): [[isOpened]] becomes `false`. A connection
+ * accepted by a cancelled accept is closed, never leaked.
+ */
+final class TcpServer private (
+    channel: ServerSocketChannel,
+    readTimeout: FiniteDuration,
+    bufferSize: Int
+) extends IOResource:
+
+  /** The port the server listens on (useful after binding port 0). */
+  val localPort: Int = channel.socket().getLocalPort
+
+  private[io] def describe: String = s"tcp server port $localPort"
+
+  /** Whether the server is open (neither closed nor closed by a cancellation). */
+  def isOpened: Boolean = channel.isOpen
+
+  /** Closes the server; idempotent. Pending accepts fail with `ClosedChannelException`. */
+  def close(): Unit = channel.close()
+
+  /** A future of the next incoming connection. */
+  def accept()(using Async): Future[TcpConnection] =
+    if !channel.isOpen then Future.failed(IOErrors.closed(describe))
+    else
+      IOTask.start(this, (c: TcpConnection) => c.close()):
+        val ch = channel.accept()
+        try
+          ch.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
+          val remote = ch.getRemoteAddress.asInstanceOf[InetSocketAddress]
+          TcpConnection(ch, remote, readTimeout, bufferSize)
+        catch
+          case e: Throwable =>
+            ch.close()
+            throw e
+
+  override def toString: String =
+    s"TcpServer(port $localPort, ${if isOpened then "open" else "closed"})"
+
+/** Binding TCP servers. */
+object TcpServer:
+
+  /**
+   * Binds a server to `host:port` (`port` 0: an ephemeral port, see [[TcpServer.localPort]]).
+   *
+   * @param backlog
+   *   the queue length for connections not yet accepted
+   * @param readTimeout
+   *   the read timeout of accepted connections (zero: none)
+   * @param bufferSize
+   *   the read buffer size of accepted connections
+   * @throws java.net.BindException
+   *   if the address is taken
+   */
+  def bind(
+      port: Int,
+      host: String = "127.0.0.1",
+      backlog: Int = 128,
+      readTimeout: FiniteDuration = Duration.Zero,
+      bufferSize: Int = TcpConnection.DefaultBufferSize
+  ): TcpServer =
+    require(port >= 0 && port <= 65535, s"port must be in 0..65535, got $port")
+    require(backlog > 0, s"backlog must be > 0, got $backlog")
+    require(readTimeout.length >= 0, s"readTimeout must be >= 0, got $readTimeout")
+    require(bufferSize > 0, s"bufferSize must be > 0, got $bufferSize")
+    val ch = ServerSocketChannel.open()
+    try
+      ch.setOption(StandardSocketOptions.SO_REUSEADDR, java.lang.Boolean.TRUE)
+      ch.bind(InetSocketAddress(host, port), backlog)
+      TcpServer(ch, readTimeout, bufferSize)
+    catch
+      case e: java.io.IOException =>
+        ch.close()
+        throw IOErrors.withContext(e, s"tcp server $host:$port")

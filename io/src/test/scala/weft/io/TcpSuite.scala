@@ -1,0 +1,194 @@
+package weft.io
+
+import java.io.{EOFException, IOException}
+import java.net.{ConnectException, ServerSocket, SocketTimeoutException}
+import java.nio.ByteBuffer
+import java.nio.channels.ClosedChannelException
+import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.CancellationException
+import scala.concurrent.duration.*
+import weft.{Async, Future, await}
+
+/** `TcpConnection`, `TcpServer` and the TCP helpers against servers on 127.0.0.1. */
+class TcpSuite extends munit.FunSuite:
+
+  private def bytes(s: String) = ByteBuffer.wrap(s.getBytes(UTF_8))
+  private def str(b: ByteBuffer) = UTF_8.decode(b).toString
+
+  /** Serves each accepted connection with `handler` until the scope ends; runs `body(port)`. */
+  private type Handler = TcpConnection => Async ?=> Unit
+
+  private def withServer[T](handler: Handler)(body: Int => T)(using Async): T =
+    PIOHelper.withTcpServer(0): server =>
+      Future:
+        while true do
+          val c = server.accept().await
+          Future:
+            try handler(c)
+            finally c.close()
+      body(server.localPort)
+
+  /** Echoes everything back until the client half-closes. */
+  private val echo: Handler = c =>
+    val b = ByteBuffer.allocate(4096)
+    while c.read(b).await >= 0 do
+      b.flip()
+      c.write(b).await
+      b.clear()
+    c.shutdownOutput()
+
+  /** Writes `s` one byte at a time: every read on the other side is partial. */
+  private def dribble(c: TcpConnection, s: String)(using Async): Unit =
+    for byte <- s.getBytes(UTF_8) do
+      c.write(ByteBuffer.wrap(Array(byte))).await
+      Thread.sleep(1)
+
+  test("echo: write, read, half-close, read end of stream"):
+    Async.blocking:
+      withServer(echo): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          c.write(bytes("hello")).await
+          assertEquals(str(c.readExactly(5).await), "hello")
+          c.shutdownOutput()
+          assertEquals(c.read(ByteBuffer.allocate(8)).await, -1)
+
+  test("readLine, readUntil and readExactly reassemble records from partial reads"):
+    Async.blocking:
+      withServer(c => dribble(c, "VALUE k 0 5\r\nabcde\r\nEND||rest")): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          assertEquals(c.readLine().await, "VALUE k 0 5")
+          assertEquals(str(c.readExactly(5).await), "abcde")
+          assertEquals(c.readLine().await, "")
+          assertEquals(str(c.readUntil("||".getBytes).await), "END")
+          val rest = ByteBuffer.allocate(10)
+          c.readFully(rest.limit(4)).await
+          assertEquals(str(rest.flip()), "rest")
+
+  test("a large payload is read fully straight into the caller's buffer"):
+    val payload = TestFiles.text(3 * 1024 * 1024)
+    Async.blocking:
+      withServer(echo): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          val writer = Future(c.write(bytes(payload)).await)
+          val in = ByteBuffer.allocateDirect(payload.length)
+          c.readFully(in).await
+          assertEquals(writer.await, payload.length)
+          assertEquals(str(in.flip()), payload)
+
+  test("writeAll sends several buffers in order"):
+    Async.blocking:
+      withServer(echo): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          assertEquals(c.writeAll(bytes("set k 0 0 3\r\n"), bytes("abc"), bytes("\r\n")).await, 18L)
+          assertEquals(c.readLine().await, "set k 0 0 3")
+          assertEquals(c.readLine().await, "abc")
+
+  test("three hundred concurrent clients on virtual threads"):
+    val clients = 300
+    Async.blocking:
+      withServer(echo): port =>
+        val results = (0 until clients).map: i =>
+          Future:
+            PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+              c.write(bytes(s"client $i\r\n")).await
+              c.readLine().await
+        assertEquals(results.map(_.await), (0 until clients).map(i => s"client $i"))
+
+  test("a refused connection fails with ConnectException naming the address"):
+    val port =
+      val s = ServerSocket(0);
+      try s.getLocalPort
+      finally s.close()
+    Async.blocking:
+      val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
+      assert(e.isInstanceOf[ConnectException], e)
+      assert(e.getMessage.contains(s"127.0.0.1:$port"), e.getMessage)
+
+  test("a read timeout fails with SocketTimeoutException and keeps the connection usable"):
+    Async.blocking:
+      withServer(c =>
+        Thread.sleep(400); c.write(bytes("late\r\n")).await; c.read(ByteBuffer.allocate(1)).await
+      ): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port, readTimeout = 100.millis): c =>
+          val e = c.readLine().result.failed.get
+          assert(e.isInstanceOf[SocketTimeoutException], e)
+          assert(e.getMessage.contains(s"127.0.0.1:$port"), e.getMessage)
+          assert(c.isOpened)
+          var line = c.readLine().result
+          while line.isFailure && line.failed.get.isInstanceOf[SocketTimeoutException] do
+            line = c.readLine().result
+          assertEquals(line.get, "late")
+
+  test("end of stream in the middle of a record fails with EOFException"):
+    Async.blocking:
+      withServer(c => c.write(bytes("partial")).await): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          assert(c.readLine().result.failed.get.isInstanceOf[EOFException])
+      withServer(c => c.write(bytes("abc")).await): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          assert(c.readExactly(10).result.failed.get.isInstanceOf[EOFException])
+
+  test("a record longer than maxLength fails with IOException"):
+    Async.blocking:
+      withServer(c => c.write(bytes("x" * 100 + "\r\n")).await): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          val e = c.readLine(maxLength = 50).result.failed.get
+          assert(e.getClass == classOf[IOException], e)
+          assert(e.getMessage.contains("within 50 bytes"), e.getMessage)
+
+  test("a long line grows the read buffer up to maxLength"):
+    val long = TestFiles.text(100000)
+    Async.blocking:
+      withServer(c => c.write(bytes(long + "\r\n")).await): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          assertEquals(c.readLine(maxLength = 200000).await, long)
+
+  test("cancelling a pending read closes the connection; the scope cancels the rest"):
+    Async.blocking:
+      withServer(c => c.read(ByteBuffer.allocate(1)).await): port =>
+        val c = TcpConnection.connect("127.0.0.1", port).await
+        val r = c.readLine()
+        Thread.sleep(30)
+        assertEquals(r.poll(), None)
+        r.cancel()
+        assert(r.result.failed.get.isInstanceOf[CancellationException])
+        assert(!c.isOpened)
+        val after = c.write(bytes("x")).result.failed.get
+        assert(after.isInstanceOf[ClosedChannelException], after)
+
+  test("a second concurrent read is rejected at the call"):
+    Async.blocking:
+      withServer(c => c.read(ByteBuffer.allocate(1)).await): port =>
+        PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+          val first = c.readLine()
+          intercept[IllegalStateException](c.readLine())
+          first.cancel()
+
+  test("cancelling a pending accept closes the server"):
+    Async.blocking:
+      val server = TcpServer.bind(0)
+      val a = server.accept()
+      Thread.sleep(30)
+      a.cancel()
+      assert(a.result.failed.get.isInstanceOf[CancellationException])
+      assert(!server.isOpened)
+
+  test("helpers close their resources on every exit path"):
+    var conn: TcpConnection = null
+    var srv: TcpServer = null
+    Async.blocking:
+      intercept[IllegalStateException]:
+        withServer(echo): port =>
+          PIOHelper.withTcpServer(0)(s => srv = s)
+          PIOHelper.withTcpConnection("127.0.0.1", port): c =>
+            conn = c
+            throw IllegalStateException("boom")
+    assert(!conn.isOpened)
+    assert(!srv.isOpened)
+
+  test("bad input is rejected at the call"):
+    intercept[IllegalArgumentException](TcpServer.bind(-1))
+    Async.blocking:
+      intercept[IllegalArgumentException](TcpConnection.connect("127.0.0.1", 0))
+      intercept[IllegalArgumentException](TcpConnection.connect("127.0.0.1", 80, (-1).seconds))
+      intercept[IllegalArgumentException](TcpConnection.connect("127.0.0.1", 80, bufferSize = 0))
