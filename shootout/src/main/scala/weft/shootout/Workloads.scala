@@ -185,28 +185,36 @@ object Workloads:
       publishedSource = if published.isEmpty then "" else seed002Source
     )
 
-  /** The channel workloads; their benchmarks come with the channels issue. */
+  /** The channel workloads (benchmarks in `weft.bench.channels`, written with the channels). */
   val channels: Seq[Workload] = Seq(
     channel(
       "channel-sync",
-      "ChannelSync",
+      "ChannelSyncBench",
       "one sender, one receiver over a rendezvous channel",
       Seq(Published("SyncChannel (Linux)", 1, 319371, "ops/s", Some("weft")))
     ),
     channel(
       "channel-buffered-16",
-      "ChannelBuffered16",
+      "ChannelBuffered16Bench",
       "one sender, one receiver over a buffered channel of 16",
       Seq(Published("BufferedChannel(1) (Linux), buffer 1 not 16", 1, 308286, "ops/s", None))
     ),
-    channel("channel-buffered-100", "ChannelBuffered100", "one sender, one receiver, buffer 100"),
-    channel("channel-unbounded", "ChannelUnbounded", "one sender, one receiver, unbounded channel"),
+    channel(
+      "channel-buffered-100",
+      "ChannelBuffered100Bench",
+      "one sender, one receiver, buffer 100"
+    ),
+    channel(
+      "channel-unbounded",
+      "ChannelUnboundedBench",
+      "one sender, one receiver, unbounded channel"
+    ),
     channel(
       "channel-chain-1000",
-      "ChannelChain1000",
+      "ChannelChain1000Bench",
       "a value passed along a chain of 1000 channels"
     ),
-    channel("select-2", "Select2", "select over two channels")
+    channel("select-2", "Select2Bench", "select over two channels")
   )
 
   /** Every workload, in report order. */
