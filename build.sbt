@@ -36,7 +36,7 @@ lazy val testSettings = Seq(
 
 lazy val root = (project in file("."))
   .aggregate(core, io, bench, benchScala2, shootout)
-  .settings(publish / skip := true, name := "weft-root")
+  .settings(publish / skip := true, name := "weft-root", commands += Shootout.command)
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
 lazy val core = (project in file("core"))
@@ -88,6 +88,7 @@ lazy val benchScala2 = (project in file("bench-scala2"))
 /** The main job: runs the JMH suite, writes reports/latest (REPORT.md, charts, JSON). */
 lazy val shootout = (project in file("shootout"))
   .settings(testSettings)
+  .settings(Shootout.projectSettings)
   .settings(
     name := "weft-shootout",
     publish / skip := true,

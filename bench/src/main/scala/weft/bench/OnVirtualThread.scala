@@ -1,0 +1,19 @@
+package weft.bench
+
+/**
+ * Runs a benchmark's loop on a fresh virtual thread and waits for it: the single
+ * platform-to-virtual handoff that `@OperationsPerInvocation` amortises.
+ */
+object OnVirtualThread:
+
+  /** Runs `body` on a new virtual thread; returns its value or rethrows its exception. */
+  def run[T](body: => T): T =
+    var result: Option[T] = None
+    var failure: Throwable = null
+    val t = Thread.ofVirtual().start { () =>
+      try result = Some(body)
+      catch case e: Throwable => failure = e
+    }
+    t.join()
+    if failure != null then throw failure
+    result.get

@@ -1,0 +1,65 @@
+package weft.shootout
+
+import java.io.File
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+import scala.collection.immutable.ListMap
+import scala.util.Try
+
+/** Runs a non-JMH harness (see [[Runner.External]]) and turns its JSON into rows. */
+final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String]):
+
+  /** Runs `job`; every promised contender without a score becomes a FAILED row. */
+  def run(job: Job.ExternalRun, index: Int, mode: RunMode): Seq[Row] =
+    val w = job.workload
+    val name = f"$index%02d-${w.id}"
+    val out = File(workDir, s"$name.json")
+    val log = File(workDir, s"$name.log")
+    out.delete()
+    val cmd = Seq(Java.executable) ++ jvmArgs ++
+      Seq(
+        "-cp",
+        config.classpath(job.runner.module),
+        job.runner.mainClass,
+        "--out",
+        out.getAbsolutePath,
+        "--mode",
+        mode.toString.toLowerCase
+      )
+    val exit = Java.run(cmd, log, 3600)(_ => ())
+    val problem = exit match
+      case Java.Exit.Code(0) => None
+      case other             => Some(s"harness ended with $other")
+    val scores = if out.exists then
+      ExternalRunner.parse(Files.readString(out.toPath, StandardCharsets.UTF_8))
+    else Map.empty
+    val params = ListMap[String, ujson.Value](
+      "threads" -> ujson.Num(1),
+      "module" -> ujson.Str(job.runner.module.id),
+      "harness" -> ujson.Str(job.runner.mainClass),
+      "mode" -> ujson.Str(mode.toString.toLowerCase)
+    )
+    val names = (job.runner.contenders ++ scores.keys.toSeq.sorted).distinct
+    names.map { c =>
+      val base = Row(w.id, c, 1, None, None, w.unit, w.higherIsBetter, params)
+      scores.get(c) match
+        case Some((score, error)) => base.copy(score = Some(score), error = error)
+        case None => base.copy(failure =
+            Some((problem.toSeq :+ s"no score from the harness (see logs/${log.getName})").mkString(
+              "; "
+            ))
+          )
+    }
+
+/** The harness output format. */
+object ExternalRunner:
+
+  /** `[{"contender": "...", "score": 1.0, "error": 0.1 | null}]` to contender → (score, error). */
+  def parse(text: String): Map[String, (Double, Option[Double])] =
+    Try(ujson.read(text).arr.toSeq).getOrElse(Nil).flatMap { v =>
+      for
+        o <- v.objOpt
+        c <- o.get("contender").flatMap(_.strOpt)
+        s <- o.get("score").flatMap(_.numOpt)
+      yield c -> (s, o.get("error").flatMap(_.numOpt))
+    }.toMap

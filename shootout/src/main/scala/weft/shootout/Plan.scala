@@ -1,0 +1,91 @@
+package weft.shootout
+
+import java.net.{URL, URLClassLoader}
+import java.io.File
+import java.util.regex.Pattern
+
+/** One child JVM of the run, measuring `workload`. */
+enum Job(val workload: Workload):
+  /** A JMH run of `benchmarks` (all in `part.module`) at one thread count. */
+  case JmhRun(
+      w: Workload,
+      part: JmhPart,
+      mode: Mode,
+      params: Params,
+      threads: Int,
+      benchmarks: Seq[String]
+  ) extends Job(w)
+
+  /** A non-JMH harness. */
+  case ExternalRun(w: Workload, runner: Runner.External) extends Job(w)
+
+  /** Short label for progress lines and log file names. */
+  def label: String = this match
+    case j: JmhRun      => s"${j.workload.id} (t=${j.threads}, ${j.part.module.id})"
+    case j: ExternalRun => s"${j.workload.id} (${j.runner.mainClass})"
+
+  /** Predicted seconds, for the estimate of time left. */
+  def predictedSeconds: Double = this match
+    case j: JmhRun => Plan.HostStartSeconds + j.benchmarks.size * Plan.benchmarkSeconds(j.params)
+    case _: ExternalRun => 60
+
+/** The jobs of a run and the workloads skipped, with the reason. */
+final case class Plan(jobs: Seq[Job], skipped: Seq[(Workload, String)]):
+  /** Total predicted seconds. */
+  def predictedSeconds: Double = jobs.map(_.predictedSeconds).sum
+
+/** Turning the registry into jobs. */
+object Plan:
+
+  /** Seconds to start the JMH host JVM. */
+  val HostStartSeconds: Double = 2.0
+
+  /** Seconds each forked benchmark JVM costs beyond its iterations (start-up, set-up, teardown). */
+  val ForkOverheadSeconds: Double = 1.5
+
+  /** Predicted seconds of one benchmark. */
+  def benchmarkSeconds(p: Params): Double = p.seconds + p.forks * ForkOverheadSeconds
+
+  /** The benchmarks of `listing` that JMH selects with `regex` (it uses `find`). */
+  def matching(listing: Seq[String], regex: String): Seq[String] =
+    val p = Pattern.compile(regex)
+    listing.filter(b => p.matcher(b).find())
+
+  /** Whether a class is on a classpath string. */
+  def hasClass(classpath: String, className: String): Boolean =
+    val urls = classpath.split(File.pathSeparator).filter(_.nonEmpty).map(f => File(f).toURI.toURL)
+    val loader = URLClassLoader(urls, null: ClassLoader)
+    try loader.findResource(className.replace('.', '/') + ".class") != null
+    finally loader.close()
+
+  /** Jobs for `workloads` in `mode`, given each module's benchmark listing and classpath. */
+  def make(
+      workloads: Seq[Workload],
+      mode: RunMode,
+      listings: Module => Seq[String],
+      classpath: Module => String
+  ): Plan =
+    val perWorkload = workloads.map { w =>
+      w.runner match
+        case r: Runner.Jmh =>
+          val found =
+            r.parts.map(part => part -> matching(listings(part.module), part.regex)).filter(
+              _._2.nonEmpty
+            )
+          if found.isEmpty then
+            w -> Left(
+              s"no benchmarks yet: nothing matches ${r.parts.map(p => s"`${p.regex}` in ${p.module.id}").mkString(", ")}"
+            )
+          else
+            w -> Right(for
+              t <- w.threads
+              (part, benchmarks) <- found
+            yield Job.JmhRun(w, part, r.mode, w.params(mode, t).get, t, benchmarks))
+        case r: Runner.External =>
+          if hasClass(classpath(r.module), r.mainClass) then w -> Right(Seq(Job.ExternalRun(w, r)))
+          else w -> Left(s"no harness yet: ${r.mainClass} is not in ${r.module.id}")
+    }
+    Plan(
+      jobs = perWorkload.flatMap(_._2.toOption.toSeq.flatten),
+      skipped = perWorkload.collect { case (w, Left(why)) => w -> why }
+    )

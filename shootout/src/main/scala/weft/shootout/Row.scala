@@ -1,0 +1,96 @@
+package weft.shootout
+
+import scala.collection.immutable.ListMap
+
+/**
+ * One line of `summary.json` and of a workload's table in `REPORT.md`.
+ *
+ * @param score
+ *   None when the benchmark failed
+ * @param params
+ *   how it was measured: `threads`, `module`, `benchmark`, `mode`, `forks`, `warmupIterations`,
+ *   `warmupTime`, `iterations`, `time` (JMH runners)
+ * @param failure
+ *   why it failed (JMH error, no result, timeout), when it did
+ * @param ratioToWeft
+ *   this score divided by weft's at the same thread count, when both exist
+ */
+final case class Row(
+    workload: String,
+    contender: String,
+    threads: Int,
+    score: Option[Double],
+    error: Option[Double],
+    unit: String,
+    higherIsBetter: Boolean,
+    params: ListMap[String, ujson.Value],
+    failure: Option[String] = None,
+    ratioToWeft: Option[Double] = None
+):
+  /** True when there is no score. */
+  def failed: Boolean = score.isEmpty
+
+/** Turning JMH results into rows. */
+object Rows:
+
+  /** JMH parameters as the `params` of a row. */
+  def jmhParams(
+      threads: Int,
+      module: Module,
+      benchmark: String,
+      mode: Mode,
+      p: Params
+  ): ListMap[String, ujson.Value] =
+    ListMap(
+      "threads" -> ujson.Num(threads),
+      "module" -> ujson.Str(module.id),
+      "benchmark" -> ujson.Str(benchmark),
+      "mode" -> ujson.Str(mode.jmhName),
+      "forks" -> ujson.Num(p.forks),
+      "warmupIterations" -> ujson.Num(p.warmupIterations),
+      "warmupTime" -> ujson.Str(p.warmupTime),
+      "iterations" -> ujson.Num(p.iterations),
+      "time" -> ujson.Str(p.time)
+    )
+
+  /** One row per expected benchmark: its result, or FAILED with `whyMissing` when JMH gave none. */
+  def fromJmh(
+      workload: Workload,
+      module: Module,
+      mode: Mode,
+      params: Params,
+      threads: Int,
+      expected: Seq[String],
+      records: Seq[JmhRecord],
+      whyMissing: => String
+  ): Seq[Row] =
+    expected.map { benchmark =>
+      val base = Row(
+        workload = workload.id,
+        contender = JmhJson.contenderOf(benchmark),
+        threads = threads,
+        score = None,
+        error = None,
+        unit = workload.unit,
+        higherIsBetter = workload.higherIsBetter,
+        params = jmhParams(threads, module, benchmark, mode, params)
+      )
+      records.find(r => r.benchmark == benchmark && r.threads == threads) match
+        case Some(r) if !r.score.isNaN =>
+          if r.unit != workload.unit then
+            base.copy(failure = Some(s"JMH reported unit ${r.unit}, expected ${workload.unit}"))
+          else base.copy(score = Some(r.score), error = r.scoreError)
+        case Some(_) => base.copy(failure = Some("JMH reported no score (NaN)"))
+        case None    => base.copy(failure = Some(whyMissing))
+    }
+
+  /** Fills `ratioToWeft` on every row: score ÷ weft's score in the same workload and thread count. */
+  def withRatios(rows: Seq[Row]): Seq[Row] =
+    val weft = rows.collect {
+      case r if r.contender == Workloads.Baseline && r.score.exists(_ > 0) =>
+        (r.workload, r.threads) -> r.score.get
+    }.toMap
+    rows.map { r =>
+      val ratio = for s <- r.score; w <- weft.get((r.workload, r.threads)) yield s / w
+      r.copy(ratioToWeft = ratio)
+    }

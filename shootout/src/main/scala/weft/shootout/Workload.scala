@@ -1,0 +1,153 @@
+package weft.shootout
+
+/** A JMH module of the build, by the id the sbt command passes its classpath under. */
+enum Module(val id: String):
+  /** `bench`: Scala 3 benchmarks, weft and its peers. */
+  case Bench extends Module("bench")
+
+  /** `benchScala2`: Scala 2.13 benchmarks for peers that only exist there (scala-async). */
+  case BenchScala2 extends Module("benchScala2")
+
+/** A JMH benchmark mode with the time unit the shootout reports it in. */
+enum Mode(val jmhName: String, val timeUnit: String, val unit: String, val higherIsBetter: Boolean):
+  /** Operations per second; higher is better. */
+  case Throughput extends Mode("thrpt", "s", "ops/s", true)
+
+  /** Nanoseconds per operation; lower is better. */
+  case AverageTime extends Mode("avgt", "ns", "ns/op", false)
+
+/** JMH iteration settings for one run (`-wi -w -i -r -f`); times in JMH syntax (`1s`, `100ms`). */
+final case class Params(
+    warmupIterations: Int,
+    warmupTime: String,
+    iterations: Int,
+    time: String,
+    forks: Int
+):
+  require(forks >= 1, "the shootout always forks: forks must be >= 1")
+
+  /** Seconds one benchmark takes at these settings, without JVM start-up. */
+  def seconds: Double =
+    forks * (warmupIterations * Params.toSeconds(warmupTime) + iterations * Params.toSeconds(time))
+
+/** Iteration presets and JMH time parsing. */
+object Params:
+  /** `--smoke`: one tiny measured iteration, no warm-up. */
+  val smoke: Params = Params(0, "100ms", 1, "100ms", 1)
+
+  /** The default of quick mode: short, but with enough warm-up for the JIT. */
+  val quick: Params = Params(3, "1s", 3, "1s", 1)
+
+  /** Parses a JMH time value (`10s`, `100ms`, `500us`, `1m`) into seconds. */
+  def toSeconds(time: String): Double =
+    val t = time.trim
+    val digits = t.takeWhile(c => c.isDigit || c == '.')
+    val n = digits.toDouble
+    t.drop(digits.length).trim match
+      case "ms"        => n / 1e3
+      case "us"        => n / 1e6
+      case "ns"        => n / 1e9
+      case "m" | "min" => n * 60
+      case "s" | ""    => n
+      case other => throw IllegalArgumentException(s"unknown JMH time unit '$other' in '$time'")
+
+/** Benchmarks selected in one JMH module by a regex (JMH's `find` on the full method name). */
+final case class JmhPart(module: Module, regex: String)
+
+/** How a workload is measured. */
+enum Runner:
+  /** One JMH JVM per part and thread count; `full` may differ per thread count. */
+  case Jmh(
+      parts: Seq[JmhPart],
+      mode: Mode,
+      quick: Params = Params.quick,
+      full: Params,
+      fullByThreads: Map[Int, Params] = Map.empty
+  )
+
+  /**
+   * A non-JMH harness: `mainClass` in `module` runs as
+   * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
+   * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
+   * `contenders` are the names it promises, so a missing one is reported as FAILED.
+   */
+  case External(module: Module, mainClass: String, contenders: Seq[String])
+
+/**
+ * A figure from the seed's own report (other hardware, other versions).
+ *
+ * @param label
+ *   the seed's name for the contender
+ * @param ours
+ *   our contender it corresponds to, if any
+ */
+final case class Published(
+    label: String,
+    threads: Int,
+    score: Double,
+    unit: String,
+    ours: Option[String]
+)
+
+/** A performance goal for weft in a workload, checked at every thread count. */
+enum Target:
+  /** weft costs at most `factor` times what contender `reference` costs (cost = time per op). */
+  case WithinFactorOf(reference: String, factor: Double)
+
+  /** weft's score is at least `score` (for higher-is-better units). */
+  case AtLeast(score: Double)
+
+/**
+ * One workload of the shootout.
+ *
+ * @param id
+ *   the stable id (`--only <id>`, file names, `summary.json`)
+ * @param title
+ *   what it measures, one line
+ * @param seed
+ *   where the workload comes from (`seed 002, Performance / Future`)
+ * @param unit
+ *   `ops/s`, `ns/op` or `bytes/op`
+ * @param threads
+ *   JMH thread counts (`-t`); one JMH run each
+ * @param threadSetup
+ *   one line: on which kind of thread each contender's loop runs
+ * @param publishedSource
+ *   machine, JDK and parameters of the published figures
+ * @param notes
+ *   anything else a reader needs (amortisation, fairness caveats)
+ */
+final case class Workload(
+    id: String,
+    title: String,
+    seed: String,
+    runner: Runner,
+    unit: String,
+    higherIsBetter: Boolean,
+    threads: Seq[Int],
+    threadSetup: String,
+    published: Seq[Published] = Nil,
+    publishedSource: String = "",
+    targets: Seq[Target] = Nil,
+    notes: String = ""
+):
+  /** JMH parameters for a mode and thread count (None for an external runner). */
+  def params(mode: RunMode, threadCount: Int): Option[Params] = runner match
+    case j: Runner.Jmh =>
+      Some(mode match
+        case RunMode.Smoke => Params.smoke
+        case RunMode.Quick => j.quick
+        case RunMode.Full  => j.fullByThreads.getOrElse(threadCount, j.full)
+      )
+    case _: Runner.External => None
+
+/** How much of the suite to run and how long. */
+enum RunMode:
+  /** Short iterations: the whole suite in about 15 minutes on 2 cores. */
+  case Quick
+
+  /** The seeds' own iteration counts. */
+  case Full
+
+  /** Every benchmark once, tiny: proves nothing rotted. */
+  case Smoke

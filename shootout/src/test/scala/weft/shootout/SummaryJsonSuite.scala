@@ -1,0 +1,63 @@
+package weft.shootout
+
+class SummaryJsonSuite extends munit.FunSuite:
+
+  test("summary rows follow the documented schema"):
+    val json = ujson.read(SummaryJson.render(Fixtures.compose3Rows)).arr
+    assertEquals(json.size, 3)
+    val weft = json.find(_("contender").str == "weft").get.obj
+    assertEquals(weft("workload").str, "compose-3")
+    assertEquals(weft("score").num, 250000.0)
+    assertEquals(weft("unit").str, "ns/op")
+    assertEquals(weft("higherIsBetter").bool, false)
+    assertEquals(weft("failed").bool, false)
+    assertEquals(weft("ratioToWeft").num, 1.0)
+    assertEquals(weft("params")("threads").num, 3.0)
+    assert(!weft.contains("failure"))
+
+  test("a failed benchmark is listed with failed: true and a null score"):
+    val ox = ujson.read(SummaryJson.render(Fixtures.compose3Rows)).arr.find(
+      _("contender").str == "ox"
+    ).get.obj
+    assertEquals(ox("failed").bool, true)
+    assertEquals(ox("score"), ujson.Null)
+    assertEquals(ox("failure").str, "no result from JMH")
+
+  test("the report lists a failed benchmark as FAILED"):
+    val info = RunInfo(
+      RunMode.Quick,
+      java.time.Instant.EPOCH,
+      1,
+      Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
+      0.5,
+      Seq("ox" -> "1.0.0"),
+      None,
+      Some("1.37"),
+      Nil
+    )
+    val md = Report.render(
+      info,
+      Seq(Workloads.compose3),
+      Fixtures.compose3Rows,
+      Seq(Workloads.handoffIdeal -> "no benchmarks yet")
+    )
+    assert(md.contains("| ox | 3 | **FAILED** |"), md)
+    assert(md.contains("**FAILED**: `compose-3` / `ox` at 3 threads"), md)
+    assert(md.contains("skipped `handoff-ideal`: no benchmarks yet"), md)
+    assert(md.contains("![compose-3](compose-3.png)"), md)
+    assert(md.contains("published, other hardware"), md)
+    assert(!md.contains("machine was busy"), md)
+
+  test("the report warns when the load exceeded the cores"):
+    val info = RunInfo(
+      RunMode.Quick,
+      java.time.Instant.EPOCH,
+      1,
+      Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
+      7.5,
+      Nil,
+      None,
+      None,
+      Nil
+    )
+    assert(Report.busy(info).mkString.contains("load average up to 7.50 on 2 cores"))
