@@ -16,16 +16,10 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
     val out = File(workDir, s"$name.json")
     val log = File(workDir, s"$name.log")
     out.delete()
+    // `mainClass` may carry fixed arguments after the class name ("Main --million").
     val cmd = Seq(Java.executable) ++ jvmArgs ++
-      Seq(
-        "-cp",
-        config.classpath(job.runner.module),
-        job.runner.mainClass,
-        "--out",
-        out.getAbsolutePath,
-        "--mode",
-        mode.toString.toLowerCase
-      )
+      Seq("-cp", config.classpath(job.runner.module)) ++ job.runner.mainClass.split(" ").toSeq ++
+      Seq("--out", out.getAbsolutePath, "--mode", mode.toString.toLowerCase)
     val exit = Java.run(cmd, log, 3600)(_ => ())
     val problem = exit match
       case Java.Exit.Code(0) => None

@@ -7,7 +7,7 @@ class JavaSuite extends munit.FunSuite:
   test("a child process that overruns its time is killed and reported as timed out"):
     val log = Files.createTempFile("weft-java", ".log").toFile
     val lines = Seq.newBuilder[String]
-    val exit = Java.run(Seq("sh", "-c", "echo started; sleep 60"), log, 1)(lines += _)
+    val exit = Java.run(Seq("sh", "-c", "echo started; exec sleep 60"), log, 1)(lines += _)
     assertEquals(exit, Java.Exit.TimedOut(1))
     assertEquals(lines.result(), Seq("started"))
     assert(Files.readString(log.toPath).contains("killed after 1s"))
