@@ -337,17 +337,25 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
         else if !SENDERS.compareAndSet(this, s, s + 1) then k.releaseLock()
         else
           moveForward(sendHint, seg)
-          if putOwned(seg, i, v) then
+          // Store without notifying the watch list: `k`'s lock is held here, and serving a
+          // watcher acquires other listeners' locks, outside the global order (a deadlock found
+          // by the stress suite). Notify once `k` is completed and its lock released.
+          if putOwned(seg, i, v, notify = false) then
             k.complete(Success(()), src)
+            if watchers.get() ne Nil then notifyWatchers()
             return true
           k.releaseLock()
     false
 
-  /** Stores `v` in an owned cell known not to need waiting; `false` if the cell is broken. */
-  private def putOwned(seg: Segment, i: Int, v: AnyRef): Boolean =
+  /**
+   * Stores `v` in an owned cell known not to need waiting; `false` if the cell is broken. With
+   * `notify`, a stored value is offered to the watch list at once (never while holding a lock).
+   */
+  private def putOwned(seg: Segment, i: Int, v: AnyRef, notify: Boolean): Boolean =
     while true do
       seg.cells.get(i) match
-        case st @ (null | InBuffer) => if seg.cells.compareAndSet(i, st, v) then return stored()
+        case st @ (null | InBuffer) =>
+          if seg.cells.compareAndSet(i, st, v) then return !notify || stored()
         case r: Reader =>
           if seg.cells.compareAndSet(i, r, Done) then
             r.wake(v)

@@ -85,7 +85,18 @@ object Main:
     write(File(out, "summary.json"), SummaryJson.render(rows))
     for w <- workloads if rows.exists(_.workload == w.id) do
       Charts.writePng(w, rows.filter(_.workload == w.id), File(out, s"${w.id}.png"))
-    write(File(out, "REPORT.md"), Report.render(info, workloads, rows, plan.skipped))
+    // External harnesses may leave Markdown detail beside their JSON (the memory workloads'
+    // class histograms): it goes at the end of the report.
+    val details = Option(File(out, "logs").listFiles).toSeq.flatten
+      .filter(_.getName.endsWith(".md"))
+      .sortBy(_.getName)
+      .map(f => Files.readString(f.toPath, StandardCharsets.UTF_8).replaceAll("(?m)^# ", "## "))
+    val report = Report.render(info, workloads, rows, plan.skipped)
+    write(
+      File(out, "REPORT.md"),
+      if details.isEmpty then report
+      else report + "\n# Details from the harnesses\n\n" + details.mkString("\n")
+    )
     say(s"report written to ${File(out, "REPORT.md")} in ${Format.duration(info.seconds)}")
     rows.count(_.failed)
 

@@ -387,7 +387,7 @@ object Workloads:
     threadSetup =
       "one fresh JVM per contender (ParallelGC, fixed heap); warm-up cycles, full GC, " +
         "baseline; N operations made pending; full GC; (used - baseline) / N. Histograms: " +
-        s"$id-histograms.md in the logs directory.",
+        "the top five classes per contender, and the seed's own histogram, at the end of the report.",
     published = if million then Nil
     else
       Seq(
