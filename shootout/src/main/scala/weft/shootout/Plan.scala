@@ -82,7 +82,8 @@ object Plan:
               (part, benchmarks) <- found
             yield Job.JmhRun(w, part, r.mode, w.params(mode, t).get, t, benchmarks))
         case r: Runner.External =>
-          if hasClass(classpath(r.module), r.mainClass) then w -> Right(Seq(Job.ExternalRun(w, r)))
+          val mainClass = r.mainClass.takeWhile(_ != ' ') // fixed arguments may follow the class
+          if hasClass(classpath(r.module), mainClass) then w -> Right(Seq(Job.ExternalRun(w, r)))
           else w -> Left(s"no harness yet: ${r.mainClass} is not in ${r.module.id}")
     }
     Plan(
