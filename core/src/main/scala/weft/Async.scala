@@ -104,10 +104,17 @@ object Async:
    * lock, on the caller's thread). Exactly one case fires; the others keep their values.
    */
   def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
-    val indexed = cases.toIndexedSeq.zipWithIndex.map: (c, i) =>
-      c.source.map(v => (i, v))
-    val (i, v) = async.await(RaceSource[(Int, Any)](indexed))
-    cases(i).asInstanceOf[SelectCase[Any, R]].handler(v)
+    val n = cases.length
+    val indexed = new Array[Source[(Int, Any)]](n)
+    var i = 0
+    while i < n do
+      val k = i
+      indexed(k) = cases(k).source.map(v => (k, v))
+      i += 1
+    val (won, v) = async.await(
+      RaceSource[(Int, Any)](scala.collection.immutable.ArraySeq.unsafeWrapArray(indexed))
+    )
+    cases(won).asInstanceOf[SelectCase[Any, R]].handler(v)
 
 /** Awaiting sources with extension syntax. */
 extension [T](src: Source[T])
@@ -158,6 +165,9 @@ private[weft] final class JvmAsync(
   private def suspend[T](src: Source[T]): T =
     if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
     val w = JvmAsync.Waiter[T](Fiber.current)
+    // A ready value is taken by polling, without registering (a race then never builds its
+    // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
+    if src.poll(w) && w.isDone then return w.value
     src.onComplete(w)
     while !w.isDone do
       Fiber.park(w)

@@ -96,7 +96,8 @@ object Listener:
     val l2 = second.lock
     if l1 == null then if second.acquireLock() then LockBoth.Locked else LockBoth.SecondGone
     else if l2 == null then if first.acquireLock() then LockBoth.Locked else LockBoth.FirstGone
-    else if l1 eq l2 then throw IllegalArgumentException("lockBoth: both listeners share one lock")
+    else if (l1 eq l2) || l1.number == l2.number then
+      throw IllegalArgumentException("lockBoth: both listeners share one lock")
     else
       val firstIsLower = l1.number < l2.number
       val (lo, hi) = if firstIsLower then (l1, l2) else (l2, l1)
@@ -141,8 +142,20 @@ class NumberedLock extends ListenerLock:
 
   @volatile private var state: Int = FREE
 
-  /** This lock's number in the global order. */
-  val number: Long = ListenerLock.nextNumber()
+  // Drawn from the global counter only when a second lock is paired with this one (see
+  // `number`): most listeners are completed alone, and never touch that shared counter.
+  @volatile private var assigned: Long = 0L
+
+  /**
+   * This lock's number in the global order, drawn on first use (a CAS from `0` settles a race
+   * between two threads asking at once, so a lock never has two numbers).
+   */
+  def number: Long =
+    val n = assigned
+    if n != 0L then n
+    else
+      NUMBER.compareAndSet(this, 0L, ListenerLock.nextNumber())
+      assigned
 
   def acquire(): Boolean =
     var spins = 0
@@ -169,3 +182,6 @@ private object NumberedLock:
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[NumberedLock], MethodHandles.lookup())
       .findVarHandle(classOf[NumberedLock], "state", classOf[Int])
+  val NUMBER: VarHandle =
+    MethodHandles.privateLookupIn(classOf[NumberedLock], MethodHandles.lookup())
+      .findVarHandle(classOf[NumberedLock], "assigned", classOf[Long])

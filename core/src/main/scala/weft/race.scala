@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicReference
 
 /**
  * A source offering the first value of any of `sources`; the others keep their values.
@@ -17,8 +18,33 @@ import java.util.concurrent.ConcurrentHashMap
 final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
   import RaceSource.*
 
-  /** Wrappers of the listeners registered through `onComplete`, to find them again on drop. */
-  private val registered = ConcurrentHashMap[Listener[T], RaceListener[T]]()
+  // Wrappers of the listeners registered through `onComplete`, to find them again on drop. A
+  // race is nearly always awaited by one listener: it takes `first`; others go to a map made
+  // on demand.
+  private val first = AtomicReference[RaceListener[T] | Null](null)
+  @volatile private var others: ConcurrentHashMap[Listener[T], RaceListener[T]] | Null = null
+
+  private def register(rl: RaceListener[T]): Unit =
+    if !first.compareAndSet(null, rl) then othersMap().put(rl.outer, rl)
+
+  private def othersMap(): ConcurrentHashMap[Listener[T], RaceListener[T]] =
+    val m = others
+    if m != null then m
+    else
+      synchronized:
+        if others == null then others = ConcurrentHashMap()
+        others.nn
+
+  /** Removes and returns the wrapper of `k` (or of `k` only if it is `rl`, when given). */
+  private def unregister(k: Listener[T], rl: RaceListener[T] | Null): RaceListener[T] | Null =
+    val f = first.get()
+    if f != null && f.outer == k && (rl == null || (f eq rl)) && first.compareAndSet(f, null) then f
+    else
+      val m = others
+      if m == null then null
+      else if rl == null then m.remove(k)
+      else if m.remove(k, rl) then rl
+      else null
 
   def poll(k: Listener[T]): Boolean =
     var i = 0
@@ -29,30 +55,33 @@ final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
 
   def onComplete(k: Listener[T]): Unit =
     val rl = RaceListener(k, this)
-    registered.put(k, rl)
+    register(rl)
     var i = 0
     while i < sources.length && !rl.isDone do
       val s = sources(i)
       s.onComplete(rl)
       if rl.isDone then s.dropListener(rl)
       i += 1
-    if rl.isDone then registered.remove(k, rl)
+    if rl.isDone then unregister(k, rl)
 
   def dropListener(k: Listener[T]): Unit =
-    val rl = registered.remove(k)
+    val rl = unregister(k, null)
     if rl != null then
       rl.kill()
       rl.dropFromAll()
 
   private[weft] def sourceCount: Int = sources.length
   private[weft] def sourceAt(i: Int): Source[T] = sources(i)
-  private[weft] def forget(k: Listener[T], rl: RaceListener[T]): Unit = registered.remove(k, rl)
+  private[weft] def forget(k: Listener[T], rl: RaceListener[T]): Unit = unregister(k, rl)
 
 /** Implementation of [[RaceSource]]. */
 object RaceSource:
 
   /** The listener a race registers on each of its sources, forwarding the first value to `k`. */
   final class RaceListener[T](k: Listener[T], race: RaceSource[T]) extends Listener[T]:
+    /** The listener this wrapper forwards to. */
+    def outer: Listener[T] = k
+
     @volatile private var done = false
     private val own: NumberedLock | Null = if k.lock == null then NumberedLock() else null
 

@@ -153,7 +153,8 @@ private[channels] object Cells:
     if second == null then if first.acquire() then Locked else FirstGone
     else
       val l2 = second.nn
-      if first eq l2 then return SameLock
+      // A nested race's lock is a wrapper sharing its outer lock's number: same lock too.
+      if (first eq l2) || first.number == l2.number then return SameLock
       val firstLow = first.number < l2.number
       val lo = if firstLow then first else l2
       val hi = if firstLow then l2 else first

@@ -44,7 +44,7 @@ class ChannelStressSuite extends munit.FunSuite:
     // KNOWN BUG (issue 3, open): now and then this run livelocks: a select's send registered
     // while a watching (select) reader is served spins on a listener lock that is never
     // released. Ignored so that CI cannot hang; described in the closing note; fix first.
-    test(s"$name: cancellation and selects, every delivered value received exactly once".ignore):
+    test(s"$name: cancellation and selects, every delivered value received exactly once"):
       val ch = make()
       val side = BufferedChannel[Int](1) // a select partner: reads race sends on it
       val delivered = ConcurrentLinkedQueue[Int]()
