@@ -96,24 +96,26 @@ final class File(val path: String) extends IOResource:
   def size(): Long = channel().size()
 
   /**
-   * Reads into `buffer` from the file position, once (it may read fewer bytes than
-   * `buffer.remaining`, as POSIX `read` does), and advances the position.
+   * Reads into `buffer` from the file position, as one POSIX `read` (it may read fewer bytes
+   * than `buffer.remaining`: at the end of the file, or on a pipe with nothing more for now),
+   * and advances the position. A large heap buffer is filled in chunks ([[FileTransfer]]).
    * @return
    *   a future of the number of bytes read, or `-1` at the end of the file
    */
   def read(buffer: ByteBuffer)(using Async): Future[Int] =
     checkDestination(buffer)
-    withChannel(c => run(buffer.remaining)(c.read(buffer)))
+    withChannel(c => run(buffer.remaining)(FileTransfer.read(c, buffer, FileTransfer.Relative)))
 
   /** As [[read]], at `position` (the file position is not used nor changed). */
   def read(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkDestination(buffer)
     checkPosition(position)
-    withChannel(c => run(buffer.remaining)(c.read(buffer, position)))
+    withChannel(c => run(buffer.remaining)(FileTransfer.read(c, buffer, position)))
 
   /**
    * Reads up to `size` bytes (fewer only at the end of the file) from the file position and
-   * decodes them with `charset`. The bytes go into a reused array, then into the string.
+   * decodes them with `charset`. The bytes go into a reused array no larger than what is left of
+   * a regular file, then into the string ([[FileTransfer.readString]]).
    * @throws IllegalArgumentException
    *   if `size` is negative
    */
@@ -121,14 +123,7 @@ final class File(val path: String) extends IOResource:
       Async
   ): Future[String] =
     require(size >= 0, s"readString size must be >= 0, got $size")
-    withChannel: c =>
-      run(size):
-        val a = ByteArrayPool.take(size)
-        try
-          val bb = ByteBuffer.wrap(a, 0, size)
-          while bb.hasRemaining && c.read(bb) >= 0 do ()
-          String(a, 0, bb.position(), charset)
-        finally ByteArrayPool.give(a)
+    withChannel(c => run(size)(FileTransfer.readString(c, size, charset, regular)))
 
   /**
    * Writes all of `buffer` at the file position (or at the end, if opened with `APPEND`).
@@ -136,34 +131,24 @@ final class File(val path: String) extends IOResource:
    *   a future of the number of bytes written
    */
   def write(buffer: ByteBuffer)(using Async): Future[Int] =
-    withChannel: c =>
-      run(buffer.remaining):
-        var n = 0
-        while buffer.hasRemaining do n += c.write(buffer)
-        n
+    withChannel(c => run(buffer.remaining)(FileTransfer.write(c, buffer, FileTransfer.Relative)))
 
   /** As [[write]], at `position` (the file position is not used nor changed). */
   def write(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkPosition(position)
-    withChannel: c =>
-      run(buffer.remaining):
-        var n = 0
-        while buffer.hasRemaining do n += c.write(buffer, position + n)
-        n
+    withChannel(c => run(buffer.remaining)(FileTransfer.write(c, buffer, position)))
 
   /**
-   * Encodes `s` with `charset` and writes it all at the file position.
+   * Encodes `s` with `charset` (what it cannot encode becomes the charset's replacement, as with
+   * `String.getBytes`) and writes it all at the file position. A long string is encoded and
+   * written piece by piece ([[FileTransfer.writeString]]).
    * @return
    *   a future of the number of bytes written
    */
   def writeString(s: String, charset: Charset = StandardCharsets.UTF_8)(using
       Async
   ): Future[Int] =
-    withChannel: c =>
-      run(s.length):
-        val buffer = ByteBuffer.wrap(s.getBytes(charset))
-        while buffer.hasRemaining do c.write(buffer)
-        buffer.limit()
+    withChannel(c => run(s.length)(FileTransfer.writeString(c, s, charset)))
 
   override def toString: String = s"File($path, ${if isOpened then "open" else "closed"})"
 

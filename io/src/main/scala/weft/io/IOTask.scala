@@ -73,8 +73,20 @@ private[io] object IOTask:
   ): Future[T] =
     val task = IOTask[T](owner, () => body, discard)
     task.link(async.group)
-    async.support.start(task)
+    async.support.start(Launch(task))
     task
+
+  /**
+   * Runs a task once and forgets it. A finished thread keeps its `Runnable` (the JDK's virtual
+   * thread holds it in its continuation), and the scope keeps the threads that left its group
+   * until it joins them at its end; without this indirection every completed task, with its
+   * result (a 40 MB `String`, say), would stay reachable until the scope ends.
+   */
+  final private class Launch(private var task: Runnable | Null) extends Runnable:
+    def run(): Unit =
+      val t = task.nn
+      task = null
+      t.run()
 
 /** What an [[IOTask]] works on: it can be described in messages and closed on cancellation. */
 private[io] trait IOResource:

@@ -75,6 +75,23 @@ class FileSuite extends munit.FunSuite:
         assertEquals(total, text.length.toLong)
         assertEquals(mismatch, -1L)
 
+  dir.test("the scope does not keep a completed read's result alive"): d =>
+    val p = d.resolve("dropped.txt")
+    Files.writeString(p, TestFiles.text(1 << 20)) // above InPlaceLimit: read on its own thread
+    Async.blocking:
+      val weak = PIOHelper.withFile(p.toString)(f => readWeakly(f))
+      // still inside the scope, which keeps the finished thread until it ends
+      var tries = 0
+      while weak.get() != null && tries < 200 do
+        System.gc()
+        Thread.sleep(10)
+        tries += 1
+      assert(weak.get() == null, "the string read is still reachable")
+
+  /** Reads the whole file and returns only a weak reference to the string. */
+  private def readWeakly(f: File)(using Async): java.lang.ref.WeakReference[String] =
+    java.lang.ref.WeakReference(f.readString(1 << 20).await)
+
   dir.test("hundreds of concurrent positional reads on one file"): d =>
     val p = d.resolve("shared.txt")
     val text = TestFiles.text(64 * 1024)
