@@ -421,7 +421,10 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 
   def close(): Unit =
     if !closing.compareAndSet(false, true) then
-      while !isClosed(senders) do Fiber.onSpinWait()
+      var spins = 0
+      while !isClosed(senders) do
+        Fiber.spinPause(spins)
+        spins += 1
     else
       var done = false
       while !done do

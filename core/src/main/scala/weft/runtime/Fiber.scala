@@ -41,9 +41,27 @@ object Fiber:
   /** A CPU hint inside a short spin loop (no yield). */
   inline def onSpinWait(): Unit = Thread.onSpinWait()
 
-  /** A brief pause inside a spin loop: a CPU hint for the first iterations, then a yield. */
+  /**
+   * A pause inside a spin loop waiting for another fiber: a CPU hint for the first iterations,
+   * then yields, then short timed parks.
+   *
+   * Yielding alone is not enough: a virtual thread that yields is re-queued at once, so two
+   * fibers spinning on yield can keep both carriers of a 2-core machine busy while the fiber they
+   * wait for (unmounted, e.g. itself yielding inside a spin) waits for a carrier; a keyed stress
+   * test hung that way about one run in 20. A timed park takes the spinner off its carrier for
+   * [[SpinParkNanos]] and so lets any runnable fiber run. The interrupt status is kept: it is
+   * cleared around the park (an interrupted park would return at once) and raised again after.
+   */
   def spinPause(iteration: Int): Unit =
-    if iteration < 64 then Thread.onSpinWait() else Thread.`yield`()
+    if iteration < 64 then Thread.onSpinWait()
+    else if iteration < 96 then Thread.`yield`()
+    else
+      val wasInterrupted = Thread.interrupted()
+      LockSupport.parkNanos(SpinParkNanos)
+      if wasInterrupted then Thread.currentThread().interrupt()
+
+  /** How long [[spinPause]] parks once spinning and yielding did not suffice: 20 µs. */
+  inline val SpinParkNanos = 20000L
 
   /** Hands `e` to the current thread's uncaught-exception handler, without unwinding. */
   def reportUncaught(e: Throwable): Unit =
