@@ -2,6 +2,7 @@ package weft.keyed
 
 import java.util.concurrent.{CancellationException, ConcurrentHashMap, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}
+import java.util.concurrent.locks.LockSupport
 import scala.concurrent.duration.DurationInt
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Random, Success, Try}
@@ -57,6 +58,12 @@ class SequentiallyCancelStressSuite extends munit.FunSuite:
       // a sleep to be interrupted in, entered after leaving the critical section
       if slow then Thread.sleep(3) else if id % 5 == 0 then Thread.`yield`()
 
+    /**
+     * Waits a little, freeing the carrier thread. (Not `Thread.yield`: two fibers spinning on
+     * it can keep both carriers of a 2-core machine, starving the fibers they wait for.)
+     */
+    def pause(): Unit = LockSupport.parkNanos(20_000)
+
     /** Cancels `f`; marks its task cancelled-while-pending if its body had not begun. */
     def cancel(id: Int, f: Future[?]): Unit =
       f.cancel()
@@ -75,11 +82,11 @@ class SequentiallyCancelStressSuite extends munit.FunSuite:
             val id = toCancel.poll()
             if id == null then
               if producersDone.get == producers && toCancel.isEmpty then finished = true
-              else Thread.`yield`()
+              else pause()
             else
               val f = results(id)
               if ops(id) == Op.SubmitCancelRunning then
-                while states.get(id) == New do Thread.`yield`()
+                while states.get(id) == New do pause()
               else for _ <- 0 until rnd.nextInt(3) do Thread.`yield`()
               cancel(id, f)
       val producing = (0 until producers).map: p =>
