@@ -89,6 +89,14 @@ private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
       Fiber.spinPause(spins)
       spins += 1
 
+  /**
+   * Called by the key's drainer instead of [[runOn]] once the executor is shut down: the task
+   * does not run; it completes with a `CancellationException` unless it already completed.
+   * Waits out a concurrent canceller, like [[runOn]].
+   */
+  def discard(): Unit =
+    if !cancelIfPending() then awaitCancelled()
+
   /** Cancels the task only if it has not started; returns whether it did. */
   def cancelIfPending(): Boolean =
     if STATE.compareAndSet(this, PENDING, CANCELLING) then

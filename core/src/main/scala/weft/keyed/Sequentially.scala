@@ -2,7 +2,7 @@ package weft.keyed
 
 import java.util.concurrent.{CancellationException, ConcurrentHashMap}
 import scala.concurrent.duration.{DurationInt, FiniteDuration}
-import weft.{Async, Cancellable, CompletionGroup, Future}
+import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
 
 /**
  * A keyed sequential executor: tasks with the same key run one at a time, in the order they were
@@ -38,10 +38,13 @@ import weft.{Async, Cancellable, CompletionGroup, Future}
  *
  * ==Lifecycle==
  * Created inside a scope (`Async.blocking`, `Async.group`, a future's body), it belongs to it:
- * its workers are futures of that scope. When the scope ends, the executor is cancelled: its
- * pending tasks are cancelled, running ones interrupted, and its workers joined, so nothing
- * outlives the scope. Await the futures you need before the scope ends. [[close]] stops intake
- * earlier and lets queued tasks finish; [[cancelPending]] drops those not yet started.
+ * its workers are members of that scope, joined when it ends. When the scope ends, the executor
+ * is cancelled ([[cancel]]), whichever member the scope cancels first, with one outcome: every
+ * task not yet completed completes with a `CancellationException`. A pending task never runs; a
+ * running task's future completes with the `CancellationException` at once, then its body is
+ * interrupted and the scope waits for it to end (its result, or the `InterruptedException` it
+ * throws, is discarded). Await the futures you need before the scope ends. [[close]] stops
+ * intake earlier and lets queued tasks finish; [[cancelPending]] drops those not yet started.
  *
  * A task must not `run` a task of its own key and wait for it: it would wait for itself.
  *
@@ -52,7 +55,8 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     extends Cancellable:
 
   private val lanes = ConcurrentHashMap[K, Lane[K]]()
-  private val pool = WorkerPool(scope, keepAliveNanos, lane => drain(lane.asInstanceOf[Lane[K]]))
+  private val pool =
+    WorkerPool(scope, keepAliveNanos, lane => drain(lane.asInstanceOf[Lane[K]]), () => cancel())
   @volatile private var closed = false
   @volatile private var shutdown = false
 
@@ -61,8 +65,11 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    * exception. On an idle key the body runs at once on the caller's fiber; otherwise the caller
    * waits for its turn (and, if the key's queue is full, for room in it first).
    *
-   * If the caller is cancelled while waiting, its task is cancelled (interrupted if running).
-   * Futures started by `body` are cancelled and joined when it ends.
+   * If the caller is cancelled while waiting, its task is cancelled (interrupted if running)
+   * within the caller's `cancel()`: a task still queued then never runs. A body running inline
+   * on the caller's fiber is never pending: cancelling the caller interrupts it. A caller
+   * already cancelled gets a `CancellationException` and its body does not run. Futures
+   * started by `body` are cancelled and joined when it ends.
    *
    * @throws SequentiallyClosedException
    *   if the executor is closed
@@ -73,15 +80,21 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     if lanes.get(key) == null then
       val lane = Lane[K](key, null)
       if lanes.putIfAbsent(key, lane) == null then return runInline(lane, body)
+    // The task is a member of the caller's group while the caller waits for it, so cancelling
+    // the caller cancels the task synchronously, inside the caller's `cancel()`: a task still
+    // queued then can never start, however late the caller's fiber notices its interrupt.
     val task = KeyedTask[T](body)
-    enqueue(key, task)
-    val result =
-      try async.await(task)
-      catch
-        case e: (CancellationException | InterruptedException) =>
-          task.cancel()
-          throw e
-    result.get
+    task.link(async.group)
+    try
+      enqueue(key, task)
+      val result =
+        try async.await(task)
+        catch
+          case e: (CancellationException | InterruptedException) =>
+            task.cancel()
+            throw e
+      result.get
+    finally task.unlink()
 
   /**
    * Queues `body` to run after every earlier task of `key`, on a worker fiber, and returns the
@@ -113,17 +126,18 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     lanes.values().forEach(_.cancelTasks(running = false))
 
   /**
-   * Shuts the executor down now: closes it, cancels pending tasks, interrupts running ones and
-   * stops its workers. Called when the owning scope ends; idempotent.
+   * Shuts the executor down now: closes it, cancels pending tasks (they never run), cancels
+   * running ones (their futures complete with a `CancellationException` at once and their bodies
+   * are interrupted) and stops its workers. Called when the owning scope ends; idempotent.
    */
   def cancel(): Unit =
     if !shutdown then
       closed = true
       shutdown = true
-      pool.stop()
       lanes.values().forEach: lane =>
         lane.wakeAllWaiters()
         lane.cancelTasks(running = true)
+      pool.stop()
     unlink()
 
   /** Whether [[close]] (or [[cancel]]) has been called. */
@@ -164,18 +178,24 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   /** The fast path of `run`: the caller holds the new lane's baton and runs `body` itself. */
   private def runInline[T](lane: Lane[K], body: Async ?=> T)(using async: Async): T =
     val g = CompletionGroup()
-    try body(using async.withGroup(g))
+    try
+      Cancellation.check("Sequentially.run")
+      body(using async.withGroup(g))
     finally
       g.cancel()
       g.waitCompletion()
       if lane.finishOne() then lanes.remove(lane.key, lane)
       else pool.activate(lane)
 
-  /** Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it. */
+  /**
+   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it. Once
+   * the executor is shut down, the remaining tasks are discarded (cancelled) instead of run.
+   */
   private def drain(lane: Lane[K]): Unit =
     var more = true
     while more do
-      lane.take().runOn(scope.support)
+      val task = lane.take()
+      if shutdown then task.discard() else task.runOn(scope.support)
       if lane.finishOne() then
         lanes.remove(lane.key, lane)
         more = false

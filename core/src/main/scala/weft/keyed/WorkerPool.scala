@@ -2,7 +2,7 @@ package weft.keyed
 
 import java.util.concurrent.{ConcurrentLinkedDeque, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.AtomicInteger
-import weft.{Async, CoreFuture, Future, JvmAsync}
+import weft.{Async, Cancellable}
 import weft.runtime.Fiber
 
 /**
@@ -13,7 +13,14 @@ import weft.runtime.Fiber
  * every worker and delay all other keys, which is exactly the flaw of bucketed designs. So the
  * pool grows as needed: a lane becoming ready is never left waiting behind a running task.
  * Workers are cheap virtual threads, idle ones are kept for a while (`keepAliveNanos`) to be
- * reused, and all of them are futures of the scope that created the [[Sequentially]].
+ * reused, and all of them are members of the scope that created the [[Sequentially]].
+ *
+ * ==Scope end==
+ * A worker is a plain [[Cancellable]] member of that scope (not a `Future`): the scope joins its
+ * fiber, but cancelling it never interrupts the fiber directly. It calls `cancelOwner` (the
+ * executor's `cancel`), which cancels the tasks first and then stops the pool. So a running task
+ * ends with its own `CancellationException` whatever order the scope cancels its members in,
+ * and the only interrupt a worker fiber ever receives is a task's (cleared after the task).
  *
  * ==Algorithm (in the style of work-searching schedulers)==
  * Lanes ready to run go into one lock-free queue, `ready`. `searching` counts the workers that
@@ -37,7 +44,8 @@ import weft.runtime.Fiber
 private[keyed] final class WorkerPool(
     scope: Async,
     keepAliveNanos: Long,
-    drain: Lane[?] => Unit
+    drain: Lane[?] => Unit,
+    cancelOwner: () => Unit
 ):
   import WorkerPool.*
 
@@ -77,15 +85,26 @@ private[keyed] final class WorkerPool(
     if shutdown then searching.decrementAndGet()
     else
       val w = Worker()
-      try Future(w.loop())(using scope)
+      live.incrementAndGet()
+      try
+        w.link(scope.group)
+        scope.support.start(w)
       catch
         case e: Throwable =>
+          w.unlink()
+          live.decrementAndGet()
           searching.decrementAndGet()
           throw e
 
-  /** One worker fiber; its value is its state (`ACTIVE`, `IDLE`, `EXITED`). */
-  private final class Worker extends AtomicInteger(ACTIVE):
+  /**
+   * One worker fiber, a member of the scope (see "Scope end"); its value is its state (`ACTIVE`,
+   * `IDLE`, `EXITED`).
+   */
+  private final class Worker extends AtomicInteger(ACTIVE), Cancellable, Runnable:
     @volatile private var fiber: Fiber | Null = null
+
+    /** The scope is ending: shut the executor down (tasks first, then the pool). */
+    def cancel(): Unit = cancelOwner()
 
     def tryWake(): Boolean =
       if compareAndSet(IDLE, ACTIVE) then
@@ -97,27 +116,28 @@ private[keyed] final class WorkerPool(
       val f = fiber
       if f != null then f.nn.unpark()
 
-    def loop()(using async: Async): Unit =
-      live.incrementAndGet()
-      fiber = Fiber.current
-      val self: CoreFuture[?] | Null = async match
-        case j: JvmAsync => j.runner
-        case _           => null
-      def stopping: Boolean = shutdown || (self != null && self.isDone)
+    def run(): Unit =
+      val self = Fiber.current
+      fiber = self
+      try loop()
+      finally
+        live.decrementAndGet()
+        unlinkExiting(self)
+
+    private def loop(): Unit =
+      def stopping: Boolean = shutdown
       var running = true
-      try
-        while running && !stopping do
-          val lane = poll()
-          if lane != null then
-            if searching.decrementAndGet() == 0 && !ready.isEmpty then wakeOrSpawn()
-            drain(lane)
-            searching.incrementAndGet()
-          else
-            searching.decrementAndGet()
-            if !ready.isEmpty then searching.incrementAndGet()
-            else running = parkIdle(() => stopping)
-        if running then searching.decrementAndGet()
-      finally live.decrementAndGet()
+      while running && !stopping do
+        val lane = poll()
+        if lane != null then
+          if searching.decrementAndGet() == 0 && !ready.isEmpty then wakeOrSpawn()
+          drain(lane)
+          searching.incrementAndGet()
+        else
+          searching.decrementAndGet()
+          if !ready.isEmpty then searching.incrementAndGet()
+          else running = parkIdle(() => stopping)
+      if running then searching.decrementAndGet()
 
     /** Polls `ready`, spinning a little when it is empty. */
     private def poll(): Lane[?] | Null =

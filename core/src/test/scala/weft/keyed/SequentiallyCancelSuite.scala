@@ -92,10 +92,9 @@ class SequentiallyCancelSuite extends munit.FunSuite:
     assertEquals(leaked.get, 0)
     assert(cancelled.get > 0)
 
-  // KNOWN BUG (issue 7, open): about 1 run in 3 under test load, the task of a `run` caller
-  // cancelled while queued still runs. Ignored so that CI does not flake; the race is described
-  // in the issue's closing note and must be fixed before this test is enabled again.
-  test("cancelling a caller of run cancels its queued task, which never runs".ignore):
+  // The caller's cancel() must cancel its queued task before returning: the gate opens right
+  // after it, before the caller's fiber has even woken up.
+  test("cancelling a caller of run cancels its queued task, which never runs"):
     Async.blocking:
       val seq = Sequentially[Int]()
       val gate = Promise[Unit]()
