@@ -79,6 +79,15 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
       spinProbe += 1
       if (spinProbe & 31) == 0 then Spins else 0
 
+  /** Spins (as [[spinLimit]] allows) until `arrived`, then updates the spin score. */
+  private inline def spinBeforePark(inline arrived: Boolean): Unit =
+    val limit = spinLimit()
+    var spun = 0
+    while !arrived && spun < limit do
+      Fiber.onSpinWait()
+      spun += 1
+    spinOutcome(limit, arrived)
+
   /** Updates the spin score after a waiter that spun up to `limit`. */
   private def spinOutcome(limit: Int, arrivedWhileSpinning: Boolean): Unit =
     if limit > 0 then
@@ -123,12 +132,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     if isClosed(senders) && seg.cells.compareAndSet(i, w, Broken) then
       throw ChannelClosedException()
     var interrupted = false
-    val limit = spinLimit()
-    var spun = 0
-    while w.outcome == null && spun < limit do
-      Fiber.onSpinWait()
-      spun += 1
-    spinOutcome(limit, w.outcome != null)
+    spinBeforePark(w.outcome != null)
     while w.outcome == null do
       Fiber.park(w)
       if Fiber.interrupted() then
@@ -180,12 +184,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     if isClosed(senders) && r >= closedAt && seg.cells.compareAndSet(i, rd, Broken) then
       return Closed
     var interrupted = false
-    val limit = spinLimit()
-    var spun = 0
-    while rd.outcome == null && spun < limit do
-      Fiber.onSpinWait()
-      spun += 1
-    spinOutcome(limit, rd.outcome != null)
+    spinBeforePark(rd.outcome != null)
     while rd.outcome == null do
       Fiber.park(rd)
       if Fiber.interrupted() then
