@@ -22,25 +22,25 @@ final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
   // race is nearly always awaited by one listener: it takes `first`; others go to a map made
   // on demand.
   private val first = AtomicReference[RaceListener[T] | Null](null)
-  @volatile private var others: ConcurrentHashMap[Listener[T], RaceListener[T]] | Null = null
+  private val others = AtomicReference[ConcurrentHashMap[Listener[T], RaceListener[T]] | Null](null)
 
   private def register(rl: RaceListener[T]): Unit =
     if !first.compareAndSet(null, rl) then othersMap().put(rl.outer, rl)
 
+  // Made by CAS, not under `synchronized` (which pins a virtual thread on JDK 21).
   private def othersMap(): ConcurrentHashMap[Listener[T], RaceListener[T]] =
-    val m = others
+    val m = others.get()
     if m != null then m
     else
-      synchronized:
-        if others == null then others = ConcurrentHashMap()
-        others.nn
+      others.compareAndSet(null, ConcurrentHashMap())
+      others.get().nn
 
   /** Removes and returns the wrapper of `k` (or of `k` only if it is `rl`, when given). */
   private def unregister(k: Listener[T], rl: RaceListener[T] | Null): RaceListener[T] | Null =
     val f = first.get()
     if f != null && f.outer == k && (rl == null || (f eq rl)) && first.compareAndSet(f, null) then f
     else
-      val m = others
+      val m = others.get()
       if m == null then null
       else if rl == null then m.remove(k)
       else if m.remove(k, rl) then rl
