@@ -59,42 +59,8 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   private val unbounded = capacity == Unbounded
   private val bounded = capacity > 0 && !unbounded
 
-  // Spinning before parking helps only a rendezvous, and only while the partner arrives during
-  // the spin: one sender and one reader on their own cores (2.4x measured on channel-sync).
-  // With more runnable fibers than cores (a chain of 1000 fibers) the partner needs the very
-  // carrier the spinner holds, and spinning cost 2.8x (channel-chain-1000). So spinning adapts
-  // to its success rate: a score gains `SpinWin` when the partner arrived during a spin and
-  // loses `SpinLoss` when the spinner had to park anyway; waiters spin while the score is
-  // positive (a success rate above about 1 in 5), and at zero one wait in 32 probes. Racy
-  // updates of this heuristic are harmless. A buffered or unbounded waiter parks at once, which
-  // lets the other side fill or drain the buffer in a batch (measured; jox does the same).
-  private var spinScore = if capacity == 0 then SpinScoreMax / 2 else 0
-  private var spinProbe = 0
-
-  /** How long the next waiter spins before parking. */
-  private def spinLimit(): Int =
-    if capacity != 0 then 0
-    else if spinScore > 0 then Spins
-    else
-      spinProbe += 1
-      if (spinProbe & 31) == 0 then Spins else 0
-
-  /** Spins (as [[spinLimit]] allows) until `arrived`, then updates the spin score. */
-  private inline def spinBeforePark(inline arrived: Boolean): Unit =
-    val limit = spinLimit()
-    var spun = 0
-    while !arrived && spun < limit do
-      Fiber.onSpinWait()
-      spun += 1
-    spinOutcome(limit, arrived)
-
-  /** Updates the spin score after a waiter that spun up to `limit`. */
-  private def spinOutcome(limit: Int, arrivedWhileSpinning: Boolean): Unit =
-    if limit > 0 then
-      val sc = spinScore
-      spinScore =
-        if arrivedWhileSpinning then math.min(SpinScoreMax, sc + SpinWin)
-        else math.max(0, sc - SpinLoss)
+  // How long a waiter spins before parking: adaptive on a rendezvous, never on a buffer.
+  private val spin = SpinPolicy(rendezvous = capacity == 0)
 
   // ---- blocking send ----
 
@@ -132,7 +98,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     if isClosed(senders) && seg.cells.compareAndSet(i, w, Broken) then
       throw ChannelClosedException()
     var interrupted = false
-    spinBeforePark(w.outcome != null)
+    spin.beforePark(w.outcome != null)
     while w.outcome == null do
       Fiber.park(w)
       if Fiber.interrupted() then
@@ -184,7 +150,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     if isClosed(senders) && r >= closedAt && seg.cells.compareAndSet(i, rd, Broken) then
       return Closed
     var interrupted = false
-    spinBeforePark(rd.outcome != null)
+    spin.beforePark(rd.outcome != null)
     while rd.outcome == null do
       Fiber.park(rd)
       if Fiber.interrupted() then
@@ -498,14 +464,6 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 private[channels] object CellChannel:
   /** The capacity that stands for "unbounded". */
   inline val Unbounded = Int.MaxValue
-
-  /** The most a rendezvous waiter spins on its outcome before parking. */
-  inline val Spins = 128
-
-  /** Bounds and steps of the adaptive spin score (see the comment on `spinScore`). */
-  inline val SpinScoreMax = 1024
-  inline val SpinWin = 64
-  inline val SpinLoss = 16
 
   /** Bit of `senders` set by close. */
   inline val ClosedBit = 1L << 62
