@@ -7,7 +7,7 @@ import weft.{Async, Promise}
 
 /**
  * The queue of one active key of a [[Sequentially]]: it exists only while the key has tasks
- * queued or running, and is removed from the key map when it runs dry.
+ * queued or running, and is removed from the key map ([[LaneTable]]) when it runs dry.
  *
  * ==Count and baton==
  * `count` is the number of tasks admitted and not finished, the running one included. A lane is
@@ -28,25 +28,37 @@ import weft.{Async, Promise}
  * says there is one; it spins for those few instructions. The holder unlinks each task it moves
  * past, so a future kept by a caller never keeps the key's later tasks alive.
  *
+ * ==Settling in batches==
+ * The holder does not CAS `count` after every task: while the next task is already linked
+ * behind the one it ran, it keeps the baton without touching `count` (which producers CAS), and
+ * settles the finished tasks in one step (`c -> c - done`, or `done -> RETIRED`) after at most
+ * `SettleBatch` tasks or when it sees no linked successor. `count` may thus exceed the tasks
+ * really pending by up to `SettleBatch - 1`: backpressure is conservative, never looser.
+ *
+ * ==Layout==
+ * The fields read by every lookup (`key`, `hash`, in [[LaneKey]]), those producers write
+ * (`count`, `tail`, `entry`) and those only the baton holder writes (`head`, `initial`,
+ * `unsettled`) sit on different cache lines (padding classes in between), so that a lookup or a
+ * push on one core does not miss on lines the holder keeps writing on another.
+ *
  * ==Backpressure==
  * A producer finding the lane full registers a promise in `waiters` (allocated on first use),
  * re-checks `count`, and awaits the promise. The baton holder completes one waiter per finished
  * task, and all of them when the lane retires. Producer (register, then read `count`) and holder
  * (write `count`, then poll `waiters`) order their steps oppositely, so a wake-up is never lost.
  */
-private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
+private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
+    extends LaneProducerFields[K](key, first):
   import Lane.*
-
-  @volatile private var count: Int = 1
-  @volatile private var tail: KeyedTask[?] | Null = first
-  @volatile private var entry: KeyedTask[?] | Null = null
-  @volatile private var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = null
 
   /** The last task taken by the baton holder (consumer side only). */
   @volatile private var head: KeyedTask[?] | Null = first
 
   /** The task the lane was created with, not yet taken by the baton holder. */
   @volatile private var initial: KeyedTask[?] | Null = first
+
+  /** Tasks finished by the baton holder and not yet subtracted from `count`. */
+  private var unsettled = 0
 
   /** Admits one more task: [[Admitted]], [[Full]] (with `limit` tasks counted) or [[Retired]]. */
   def tryAdmit(limit: Int): Int =
@@ -87,18 +99,34 @@ private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
    * Wakes the producers waiting for room.
    */
   def finishOne(): Boolean =
-    var retired = false
-    var decided = false
-    while !decided do
-      val c = count
-      if c == 1 then
-        if COUNT.compareAndSet(this, 1, RETIRED) then
-          retired = true
-          decided = true
-      else if COUNT.compareAndSet(this, c, c - 1) then decided = true
-    val w = waiters
-    if w != null then if retired then wakeAll(w) else wakeOne(w)
-    retired
+    unsettled += 1
+    val h = head
+    val linked = if h == null then entry != null else h.next != null
+    if linked && unsettled < SettleBatch then false
+    else
+      val done = unsettled
+      unsettled = 0
+      var retired = false
+      var decided = false
+      while !decided do
+        val c = count
+        if c == done then
+          if COUNT.compareAndSet(this, done, RETIRED) then
+            retired = true
+            decided = true
+        else if COUNT.compareAndSet(this, c, c - done) then decided = true
+      if retired then
+        tail = null // no producer pushes after retirement; drop the reference to the last task
+        head = null
+      val w = waiters
+      if w != null then
+        if retired then wakeAll(w)
+        else
+          var i = 0
+          while i < done do
+            wakeOne(w)
+            i += 1
+      retired
 
   /** Waits until the lane has room for one more task or retires (then the caller retries). */
   def awaitRoom(limit: Int)(using async: Async): Unit =
@@ -112,9 +140,6 @@ private[keyed] final class Lane[K](val key: K, first: KeyedTask[?] | Null):
         if !p.tryComplete(Failure(CancellationException("producer left"))) then
           wakeOne(waitersQueue())
         throw e
-
-  /** The last task pushed (or the initial one); also keeps `tail` a real field for `TAIL`. */
-  def lastPushed: KeyedTask[?] | Null = tail
 
   /** Wakes every producer waiting for room (on close, so they see the closed state). */
   def wakeAllWaiters(): Unit =
@@ -161,8 +186,39 @@ private[keyed] object Lane:
   inline val Full = 1
   inline val Retired = 2
 
-  private val lookup = MethodHandles.privateLookupIn(classOf[Lane[?]], MethodHandles.lookup())
-  val COUNT: VarHandle = lookup.findVarHandle(classOf[Lane[?]], "count", classOf[Int])
-  val TAIL: VarHandle = lookup.findVarHandle(classOf[Lane[?]], "tail", classOf[KeyedTask[?]])
+  /** The most tasks the baton holder finishes before it settles them in `count`. */
+  inline val SettleBatch = 32
+
+  private val lookup =
+    MethodHandles.privateLookupIn(classOf[LaneProducerFields[?]], MethodHandles.lookup())
+  val COUNT: VarHandle =
+    lookup.findVarHandle(classOf[LaneProducerFields[?]], "count", classOf[Int])
+  val TAIL: VarHandle =
+    lookup.findVarHandle(classOf[LaneProducerFields[?]], "tail", classOf[KeyedTask[?]])
   val WAITERS: VarHandle =
-    lookup.findVarHandle(classOf[Lane[?]], "waiters", classOf[ConcurrentLinkedQueue[?]])
+    lookup.findVarHandle(
+      classOf[LaneProducerFields[?]],
+      "waiters",
+      classOf[ConcurrentLinkedQueue[?]]
+    )
+
+/** The fields every lookup reads: written once, at construction (see "Layout" in [[Lane]]). */
+private[keyed] abstract class LaneKey[K](val key: K):
+  /** The key's spread hash code, cached for [[LaneTable]]. */
+  val hash: Int = LaneTable.spread(key.##)
+
+  /** Fills the gap after `hash`, so that no later field is laid out on this cache line. */
+  private[keyed] val gap: Int = 0
+
+/** Padding: keeps [[LaneKey]]'s fields off the cache line of the fields written later. */
+private[keyed] abstract class LaneKeyPad[K](key: K) extends LaneKey[K](key):
+  private[keyed] var p01, p02, p03, p04, p05, p06, p07, p08 = 0L
+
+/** The fields producers write (`count` is CASed by the baton holder too, in batches). */
+private[keyed] abstract class LaneProducerFields[K](key: K, first: KeyedTask[?] | Null)
+    extends LaneKeyPad[K](key):
+  @volatile private[keyed] var count: Int = 1
+  @volatile private[keyed] var tail: KeyedTask[?] | Null = first
+  @volatile private[keyed] var entry: KeyedTask[?] | Null = null
+  @volatile private[keyed] var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = null
+  private[keyed] var q01, q02, q03, q04, q05, q06, q07, q08 = 0L

@@ -1,6 +1,6 @@
 package weft.keyed
 
-import java.util.concurrent.{CancellationException, ConcurrentHashMap}
+import java.util.concurrent.CancellationException
 import scala.concurrent.duration.{DurationInt, FiniteDuration}
 import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
 
@@ -28,7 +28,7 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==How it works==
- * A key with queued or running tasks has a [[Lane]] in a `ConcurrentHashMap`; the lane is
+ * A key with queued or running tasks has a [[Lane]] in a [[LaneTable]] (a lock-free map); the lane is
  * removed by the last task's runner when the key runs dry, so idle keys cost nothing. The fiber
  * that installs a lane holds its ''baton'' (the right to run the key's tasks, see [[Lane]]):
  * `run` on an idle key runs the body at once on the caller's own fiber (no hand-off at all) and
@@ -54,7 +54,7 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
 final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long, scope: Async)
     extends Cancellable:
 
-  private val lanes = ConcurrentHashMap[K, Lane[K]]()
+  private val lanes = LaneTable[K]()
   private val pool =
     WorkerPool(scope, keepAliveNanos, lane => drain(lane.asInstanceOf[Lane[K]]), () => cancel())
   @volatile private var closed = false
@@ -79,7 +79,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     checkOpen()
     if lanes.get(key) == null then
       val lane = Lane[K](key, null)
-      if lanes.putIfAbsent(key, lane) == null then return runInline(lane, body)
+      if lanes.putIfAbsent(lane) == null then return runInline(lane, body)
     // The task is a member of the caller's group while the caller waits for it, so cancelling
     // the caller cancels the task synchronously, inside the caller's `cancel()`: a task still
     // queued then can never start, however late the caller's fiber notices its interrupt.
@@ -119,11 +119,11 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    */
   def close(): Unit =
     closed = true
-    lanes.values().forEach(_.wakeAllWaiters())
+    lanes.foreach(_.wakeAllWaiters())
 
   /** Cancels every queued task that has not started yet; running tasks go on. */
   def cancelPending(): Unit =
-    lanes.values().forEach(_.cancelTasks(running = false))
+    lanes.foreach(_.cancelTasks(running = false))
 
   /**
    * Shuts the executor down now: closes it, cancels pending tasks (they never run), cancels
@@ -134,7 +134,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     if !shutdown then
       closed = true
       shutdown = true
-      lanes.values().forEach: lane =>
+      lanes.foreach: lane =>
         lane.wakeAllWaiters()
         lane.cancelTasks(running = true)
       pool.stop()
@@ -163,7 +163,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
       val lane = lanes.get(key)
       if lane == null then
         val fresh = Lane[K](key, task)
-        if lanes.putIfAbsent(key, fresh) == null then
+        if lanes.putIfAbsent(fresh) == null then
           pool.activate(fresh)
           placed = true
       else
@@ -171,7 +171,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
           case Lane.Admitted =>
             lane.push(task)
             placed = true
-          case Lane.Retired => lanes.remove(key, lane)
+          case Lane.Retired => lanes.remove(lane)
           case _            => lane.awaitRoom(maxPendingPerKey)
     if shutdown then task.cancel()
 
@@ -184,21 +184,25 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     finally
       g.cancel()
       g.waitCompletion()
-      if lane.finishOne() then lanes.remove(lane.key, lane)
+      if lane.finishOne() then lanes.remove(lane)
       else pool.activate(lane)
 
   /**
-   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it. Once
-   * the executor is shut down, the remaining tasks are discarded (cancelled) instead of run.
+   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it, and
+   * returns how many ran. Once the executor is shut down, the remaining tasks are discarded
+   * (cancelled) instead of run.
    */
-  private def drain(lane: Lane[K]): Unit =
+  private def drain(lane: Lane[K]): Int =
+    var ran = 0
     var more = true
     while more do
       val task = lane.take()
       if shutdown then task.discard() else task.runOn(scope.support)
+      ran += 1
       if lane.finishOne() then
-        lanes.remove(lane.key, lane)
+        lanes.remove(lane)
         more = false
+    ran
 
 /** Creating a [[Sequentially]]. */
 object Sequentially:

@@ -37,6 +37,14 @@ import weft.runtime.Fiber
  * activator offers before reading `searching`; so either the activator sees no searcher and
  * wakes one, or the searcher's final check sees the lane. Nothing ready is ever stranded.
  *
+ * ==Sharing the carriers==
+ * Virtual threads are never preempted, and a worker that keeps finding work never parks. With
+ * as many busy workers as carriers, the fibers that submit tasks would not run until the
+ * workers ran dry: producer and workers would alternate instead of working in parallel (on 2
+ * cores this halved the throughput of a submit loop). So a worker yields its carrier after every
+ * `YieldEvery` tasks, between lanes and while it counts as searching (so no extra worker is
+ * woken for it).
+ *
  * An idle worker's state goes `ACTIVE -> IDLE` (itself, before parking) and back `IDLE ->
  * ACTIVE` by exactly one waker, or `IDLE -> EXITED` by itself on keep-alive expiry; the CAS
  * decides between waking and exiting. A waker skips entries of `idle` that are not `IDLE`.
@@ -44,7 +52,7 @@ import weft.runtime.Fiber
 private[keyed] final class WorkerPool(
     scope: Async,
     keepAliveNanos: Long,
-    drain: Lane[?] => Unit,
+    drain: Lane[?] => Int,
     cancelOwner: () => Unit
 ):
   import WorkerPool.*
@@ -127,12 +135,16 @@ private[keyed] final class WorkerPool(
     private def loop(): Unit =
       def stopping: Boolean = shutdown
       var running = true
+      var sinceYield = 0
       while running && !stopping do
         val lane = poll()
         if lane != null then
           if searching.decrementAndGet() == 0 && !ready.isEmpty then wakeOrSpawn()
-          drain(lane)
+          sinceYield += drain(lane)
           searching.incrementAndGet()
+          if sinceYield >= YieldEvery then
+            sinceYield = 0
+            Fiber.yieldNow()
         else
           searching.decrementAndGet()
           if !ready.isEmpty then searching.incrementAndGet()
@@ -168,6 +180,9 @@ private[keyed] object WorkerPool:
   inline val ACTIVE = 0
   inline val IDLE = 1
   inline val EXITED = 2
+
+  /** Tasks a worker runs before it yields its carrier (see "Sharing the carriers"). */
+  inline val YieldEvery = 8
 
   /** Polls of an empty ready queue before a searching worker goes idle. */
   inline val SearchSpins = 128

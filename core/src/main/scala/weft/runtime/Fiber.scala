@@ -60,6 +60,9 @@ object Fiber:
       LockSupport.parkNanos(SpinParkNanos)
       if wasInterrupted then Thread.currentThread().interrupt()
 
+  /** Lets other runnable fibers have the carrier (virtual threads are never preempted). */
+  def yieldNow(): Unit = Thread.`yield`()
+
   /** How long [[spinPause]] parks once spinning and yielding did not suffice: 20 µs. */
   inline val SpinParkNanos = 20000L
 

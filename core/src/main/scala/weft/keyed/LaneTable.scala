@@ -1,0 +1,209 @@
+package weft.keyed
+
+import java.util.concurrent.atomic.AtomicReferenceArray
+import java.util.concurrent.locks.ReentrantLock
+import scala.collection.mutable.ArrayBuffer
+import weft.runtime.Fiber
+
+/**
+ * The map from keys to their active [[Lane]]s in a [[Sequentially]]: a lock-free hash table made
+ * for its traffic, where each lane is installed once, looked up, and removed once. It replaces a
+ * `ConcurrentHashMap`, where the executor spent over half its time: a bin lock on every removal,
+ * a shared size counter updated by every insertion and removal, and a node per entry.
+ *
+ * ==Bins==
+ * The table is a power-of-two array of bins (64 at first). A bin holds `null`, one [[Lane]] (the lane is its
+ * own entry, so there is no node), or a [[LaneTable.Chain]]: an immutable array of two or more
+ * lanes of the same bin. Every change is one CAS of one bin, from the value read to a new value:
+ * `null -> lane` to install, `lane -> null` to remove, or a copy of a chain with one lane more or
+ * less. No lock and no shared counter is touched on these paths; [[size]] counts by traversal.
+ *
+ * ==Growth==
+ * An insertion that makes a chain of `growAt` lanes (4 by default), whose hashes differ in the bit a doubled
+ * table would split them on, doubles the table (a chain of equal hashes would not be split, so
+ * it does not grow the table). One thread grows at a time; the others go on, a long chain only
+ * makes them slower. The grower moves the bins one by one: it CASes bin `i` from its value `v`
+ * to `Frozen(v)`, copies `v`'s lanes into bins `i` and `i + n` of the new table, then sets bin
+ * `i` to `Moved(new table)`. A frozen bin is still read (lookups search `v`); a writer waits for
+ * it to become `Moved` (a few copies) and retries in the new table. New bins `i` and `i + n` are
+ * reachable only through old bin `i` once it is `Moved`, so the grower fills them with plain
+ * writes before it publishes `Moved`. Finally `table` points to the new table.
+ *
+ * The table never shrinks (like `ConcurrentHashMap`): its capacity follows the peak number of
+ * keys active at once; the lanes themselves are dropped as soon as they retire.
+ */
+private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int = 4):
+  import LaneTable.*
+
+  require(Integer.bitCount(initialCapacity) == 1, "initialCapacity must be a power of two")
+  require(growAt >= 2, "growAt must be >= 2")
+
+  @volatile private var table = AtomicReferenceArray[AnyRef](initialCapacity)
+  private val growLock = ReentrantLock()
+
+  /** The lane of `key`, or `null` if it has none. */
+  def get(key: K): Lane[K] | Null =
+    val h = spread(key.##)
+    var t = table
+    var result: Lane[K] | Null = null
+    var searching = true
+    while searching do
+      t.get(h & (t.length - 1)) match
+        case m: Moved  => t = m.next
+        case f: Frozen => result = find(f.content, h, key); searching = false
+        case v         => result = find(v, h, key); searching = false
+    result
+
+  /** Installs `lane` for its key unless the key has one already, which it returns. */
+  def putIfAbsent(lane: Lane[K]): Lane[K] | Null =
+    val h = lane.hash
+    var t = table
+    var spins = 0
+    while true do
+      val i = h & (t.length - 1)
+      t.get(i) match
+        case m: Moved => t = m.next
+        case _: Frozen =>
+          Fiber.spinPause(spins)
+          spins += 1
+        case v =>
+          val found = find(v, h, lane.key)
+          if found != null then return found
+          val next: AnyRef = v match
+            case null       => lane
+            case c: Chain   => Chain(c.lanes :+ lane)
+            case l: Lane[?] => Chain(Array[Lane[?]](l, lane))
+            case other      => throw IllegalStateException(s"LaneTable: bad bin $other")
+          if t.compareAndSet(i, v, next) then
+            next match
+              case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) => grow(t)
+              case _                                                            =>
+            return null
+    null
+
+  /** Removes `lane` (compared by identity); returns whether it was there. */
+  def remove(lane: Lane[K]): Boolean =
+    val h = lane.hash
+    var t = table
+    var spins = 0
+    while true do
+      val i = h & (t.length - 1)
+      t.get(i) match
+        case m: Moved => t = m.next
+        case _: Frozen =>
+          Fiber.spinPause(spins)
+          spins += 1
+        case l: Lane[?] =>
+          if l ne lane then return false
+          if t.compareAndSet(i, l, null) then return true
+        case c: Chain =>
+          val at = c.lanes.indexWhere(_ eq lane)
+          if at < 0 then return false
+          val rest: AnyRef =
+            if c.lanes.length == 2 then c.lanes(1 - at) else Chain(c.lanes.patch(at, Nil, 1))
+          if t.compareAndSet(i, c, rest) then return true
+        case _ => return false
+    false
+
+  /**
+   * Calls `f` on every lane present from the start to the end of the call (and perhaps on lanes
+   * installed meanwhile), like `ConcurrentHashMap`'s weakly consistent iteration. The lanes are
+   * collected first, so `f` may use the table.
+   */
+  def foreach(f: Lane[K] => Unit): Unit =
+    val all = ArrayBuffer[Lane[K]]()
+    traverse(l => all += l)
+    all.foreach(f)
+
+  /** The number of lanes, counted by traversal (cost proportional to the capacity). */
+  def size: Int =
+    var n = 0
+    traverse(_ => n += 1)
+    n
+
+  /** The number of bins: for tests. */
+  def capacity: Int = table.length
+
+  /** Visits every lane of the current table, with growth held off (no bin frozen or moved). */
+  private def traverse(visit: Lane[K] => Unit): Unit =
+    growLock.lock()
+    try
+      val t = table
+      var i = 0
+      while i < t.length do
+        t.get(i) match
+          case l: Lane[?] => visit(l.asInstanceOf[Lane[K]])
+          case c: Chain   => c.lanes.foreach(l => visit(l.asInstanceOf[Lane[K]]))
+          case _          =>
+        i += 1
+    finally growLock.unlock()
+
+  private def find(bin: AnyRef | Null, h: Int, key: K): Lane[K] | Null =
+    bin match
+      case l: Lane[?] => if l.hash == h && l.key == key then l.asInstanceOf[Lane[K]] else null
+      case c: Chain =>
+        val lanes = c.lanes
+        var i = 0
+        while i < lanes.length do
+          val l = lanes(i)
+          if l.hash == h && l.key == key then return l.asInstanceOf[Lane[K]]
+          i += 1
+        null
+      case _ => null
+
+  /** Doubles `t` (see "Growth") unless another thread is growing or has grown it already. */
+  private def grow(t: AtomicReferenceArray[AnyRef]): Unit =
+    if t.length < MaxCapacity && growLock.tryLock() then
+      try
+        if table eq t then
+          val n = t.length
+          val next = AtomicReferenceArray[AnyRef](n * 2)
+          val moved = Moved(next)
+          var i = 0
+          while i < n do
+            val v = t.get(i)
+            if v == null then
+              if t.compareAndSet(i, null, moved) then i += 1
+            else if t.compareAndSet(i, v, Frozen(v)) then
+              split(v, n, i, next)
+              t.set(i, moved)
+              i += 1
+          table = next
+      finally growLock.unlock()
+
+  /** Writes the lanes of old bin `i` into bins `i` and `i + n` of `next`. */
+  private def split(v: AnyRef, n: Int, i: Int, next: AtomicReferenceArray[AnyRef]): Unit =
+    v match
+      case l: Lane[?] => next.set(l.hash & (2 * n - 1), l)
+      case c: Chain =>
+        val (high, low) = c.lanes.partition(l => (l.hash & n) != 0)
+        next.set(i, bin(low))
+        next.set(i + n, bin(high))
+      case _ =>
+
+  private def bin(lanes: Array[Lane[?]]): AnyRef | Null =
+    lanes.length match
+      case 0 => null
+      case 1 => lanes(0)
+      case _ => Chain(lanes)
+
+private[keyed] object LaneTable:
+
+  /** The largest table. */
+  inline val MaxCapacity = 1 << 30
+
+  /** Mixes the high bits of a hash code into the low ones, which choose the bin. */
+  def spread(h: Int): Int = h ^ (h >>> 16)
+
+  /** Two or more lanes of one bin; never modified (a change replaces the chain). */
+  final class Chain(val lanes: Array[Lane[?]]):
+    /** Whether some two lanes go to different bins in a table of `2 * n` bins. */
+    def splitsAt(n: Int): Boolean =
+      val bit = lanes(0).hash & n
+      lanes.exists(l => (l.hash & n) != bit)
+
+  /** A bin being moved to the next table: still readable, not writable. */
+  final class Frozen(val content: AnyRef)
+
+  /** A bin moved to the `next` table. */
+  final class Moved(val next: AtomicReferenceArray[AnyRef])
