@@ -25,7 +25,7 @@ import weft.runtime.Fiber
  * ==Algorithm (in the style of work-searching schedulers)==
  * Lanes ready to run go into one lock-free queue, `ready`. `searching` counts the workers that
  * are looking for work, or have been woken or spawned to look. A worker:
- *   1. polls `ready`, spinning briefly when it is empty;
+ *   1. polls `ready`, spinning briefly when it is empty and no other worker is searching;
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
  *      task that may be slow;
@@ -151,11 +151,14 @@ private[keyed] final class WorkerPool(
           else running = parkIdle(() => stopping)
       if running then searching.decrementAndGet()
 
-    /** Polls `ready`, spinning a little when it is empty. */
+    /**
+     * Polls `ready`, spinning a little when it is empty, unless another worker is searching too
+     * (one spinner is enough: many would only take the carriers from the fibers at work).
+     */
     private def poll(): Lane[?] | Null =
       var lane = ready.poll()
       var spins = 0
-      while lane == null && spins < SearchSpins do
+      while lane == null && spins < SearchSpins && searching.get() == 1 do
         Fiber.spinPause(spins)
         spins += 1
         lane = ready.poll()
