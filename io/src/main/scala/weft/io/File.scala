@@ -1,9 +1,11 @@
 package weft.io
 
+import java.io.IOException
 import java.nio.ByteBuffer
-import java.nio.channels.FileChannel
+import java.nio.channels.{ClosedChannelException, FileChannel}
 import java.nio.charset.{Charset, StandardCharsets}
-import java.nio.file.{Files, Path, StandardOpenOption}
+import java.nio.file.{Path, StandardOpenOption}
+import java.util.EnumSet
 import java.util.concurrent.atomic.AtomicReference
 import weft.{Async, Future}
 import weft.runtime.AsyncSupport
@@ -19,20 +21,30 @@ import weft.runtime.AsyncSupport
  *
  * ==Where operations run==
  * Operations call a blocking `FileChannel` (ADR 0002). A transfer of more than
- * [[File.InPlaceLimit]] bytes, or any transfer on a file that is not a regular file (a pipe, a
- * device: those may wait indefinitely), runs on its own virtual thread and the call returns at
- * once (see [[IOTask]]). A smaller transfer on a regular file runs in place, on the caller, and
- * returns a completed future: it takes microseconds, less than a handoff to another thread
- * would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports regular
- * files always ready for the same reason). Either way the result is the future's.
+ * [[File.InPlaceLimit]] bytes, or any transfer on a stream (a file that cannot seek: a pipe, a
+ * FIFO, a terminal; those may wait indefinitely), runs on its own virtual thread and the call
+ * returns at once (see [[IOTask]]). A smaller transfer on a seekable file runs in place, on the
+ * caller, and returns a completed future: it takes microseconds, less than a handoff to another
+ * thread would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports
+ * regular files always ready for the same reason). Either way the result is the future's.
+ *
+ * `open` tells the two kinds apart by seeking to the start, where the file already is: one
+ * `lseek`, which fails on streams. It stands for `Files.isRegularFile`, a `stat` of the path
+ * that cost a third of a 4-byte read or write (ADR 0002). Seekable files are regular files,
+ * block devices and most character devices, which is the limitation: a seekable device whose
+ * reads wait for events (`/dev/kmsg`, an input device) has its small transfers run in place,
+ * where the caller waits for the event and a cancellation cannot stop it. (`/proc/kmsg` is such
+ * a file that `stat` calls regular, so no cheap test is exact.)
  *
  * Relative operations ([[read]], [[write]], [[readString]],
  * [[writeString]]) use and advance the file position, so start one only after the previous one
  * completed; positional ones (`read(buffer, position)`, `write(buffer, position)`) leave the
  * position alone and may run concurrently.
  *
- * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); an
- * operation on a file that is not open fails with `ClosedChannelException` naming the path.
+ * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); opening
+ * a directory for writing throws `FileSystemException` ("Is a directory"); a directory opened for
+ * reading opens, and its reads fail with `IOException` naming the path. An operation on a file
+ * that is not open fails with `ClosedChannelException` naming the path.
  *
  * Cancellation: cancelling an operation's future before it completes (so, one running on its
  * own thread) closes the file: [[isOpened]] becomes `false`, later operations fail with
@@ -50,8 +62,8 @@ final class File(val path: String) extends IOResource:
 
   private val channelRef = AtomicReference[FileChannel | Null](null)
 
-  // Whether the open file is a regular file (so small transfers run in place); set by `open`.
-  @volatile private var regular = false
+  // Whether the open file can seek (so small transfers run in place); set by `open`.
+  @volatile private var seekable = false
 
   private[io] def describe: String = s"file $path"
 
@@ -71,9 +83,13 @@ final class File(val path: String) extends IOResource:
    */
   def open(options: StandardOpenOption*): File =
     if isOpened then throw IllegalStateException(s"$describe is already open")
-    val p = Path.of(path)
-    val c = FileChannel.open(p, options*)
-    regular = Files.isRegularFile(p)
+    val c = FileChannel.open(Path.of(path), File.optionSet(options))
+    seekable =
+      try File.canSeek(c)
+      catch
+        case e: Throwable =>
+          c.close()
+          throw IOErrors.withContext(e, describe)
     val previous = channelRef.getAndSet(c)
     if previous != null then previous.close()
     this
@@ -84,13 +100,15 @@ final class File(val path: String) extends IOResource:
     if c != null then c.close()
 
   /**
-   * After a cancellation: closes at once a regular file (closing waits only for a transfer in
-   * progress, which a regular file keeps short); closes any other file on a separate virtual
-   * thread, because the JDK cannot interrupt a transfer blocked on a pipe or device from a
-   * virtual thread, and the close waits for it.
+   * After a cancellation: marks the file closed at once, then closes a seekable file's channel
+   * at once too (closing waits only for a transfer in progress, which a regular file keeps
+   * short) and a stream's on a separate virtual thread, because the JDK cannot interrupt a
+   * transfer blocked on a pipe or device from a virtual thread, and the close waits for it.
    */
   override private[io] def closeOnCancel(): Unit =
-    if regular then close() else AsyncSupport.default.start(() => close())
+    val c = channelRef.getAndSet(null)
+    if c != null then
+      if seekable then c.close() else AsyncSupport.default.start(() => c.close())
 
   /** The file's current size in bytes. */
   def size(): Long = channel().size()
@@ -115,7 +133,7 @@ final class File(val path: String) extends IOResource:
   /**
    * Reads up to `size` bytes (fewer only at the end of the file) from the file position and
    * decodes them with `charset`. The bytes go into a reused array no larger than what is left of
-   * a regular file, then into the string ([[FileTransfer.readString]]).
+   * a seekable file, then into the string ([[FileTransfer.readString]]).
    * @throws IllegalArgumentException
    *   if `size` is negative
    */
@@ -123,7 +141,7 @@ final class File(val path: String) extends IOResource:
       Async
   ): Future[String] =
     require(size >= 0, s"readString size must be >= 0, got $size")
-    withChannel(c => run(size)(FileTransfer.readString(c, size, charset, regular)))
+    withChannel(c => run(size)(FileTransfer.readString(c, size, charset, seekable)))
 
   /**
    * Writes all of `buffer` at the file position (or at the end, if opened with `APPEND`).
@@ -163,7 +181,7 @@ final class File(val path: String) extends IOResource:
 
   /** Runs a transfer of about `bytes` bytes in place or on its own thread (class comment). */
   private inline def run[T](bytes: Long)(inline body: T)(using Async): Future[T] =
-    if regular && bytes <= File.InPlaceLimit then IOTask.inPlace(this)(body)
+    if seekable && bytes <= File.InPlaceLimit then IOTask.inPlace(this)(body)
     else IOTask.start(this)(body)
 
   private def checkDestination(buffer: ByteBuffer): Unit =
@@ -175,7 +193,32 @@ final class File(val path: String) extends IOResource:
 /** Constants of [[File]]. */
 object File:
   /**
-   * Transfers of at most this many bytes (64 KiB) on a regular file run in place on the caller
+   * Transfers of at most this many bytes (64 KiB) on a seekable file run in place on the caller
    * (see the class comment).
    */
   val InPlaceLimit: Int = 64 * 1024
+
+  /**
+   * `options` as the set `FileChannel.open` takes: an `EnumSet` (one word of bits), where the
+   * varargs overload of `open` builds a `HashSet`.
+   */
+  private def optionSet(options: Seq[StandardOpenOption]): EnumSet[StandardOpenOption] =
+    val set = EnumSet.noneOf(classOf[StandardOpenOption])
+    val it = options.iterator
+    while it.hasNext do set.add(it.next())
+    set
+
+  /**
+   * Whether the freshly opened `c` can seek: it seeks to the start, where `c` already is (one
+   * `lseek`; streams fail it with `ESPIPE`). `position(0)` rather than `position()`, which on a
+   * channel opened with `APPEND` asks for the size instead of seeking.
+   * @throws java.nio.channels.ClosedChannelException
+   *   if the caller was interrupted (the JDK then closes `c`)
+   */
+  private def canSeek(c: FileChannel): Boolean =
+    try
+      c.position(0L)
+      true
+    catch
+      case e: ClosedChannelException => throw e
+      case _: IOException            => false

@@ -17,8 +17,8 @@ import java.nio.charset.{Charset, CharsetEncoder, CodingErrorAction}
  *
  * ==Text==
  * [[readString]] reads into a reused array ([[ByteArrayPool]]) sized from what is left of the
- * file (a regular file) or grown by doubling (a pipe or device), then decodes it into the
- * `String`: that copy is the only one public APIs allow. [[writeString]] encodes a long string
+ * file (a seekable file) or grown by doubling (a pipe, or a device that reports no size), then
+ * decodes it into the `String`: that copy is the only one public APIs allow. [[writeString]] encodes a long string
  * [[TextChunk]] characters at a time into a small buffer that stays in cache and writes each
  * piece, instead of encoding the whole string into a second array of its size first; a short
  * string takes `String.getBytes`, the cheapest path for it. Both paths produce the same bytes:
@@ -86,13 +86,13 @@ private[io] object FileTransfer:
 
   /**
    * Reads up to `size` bytes from the channel's position (fewer only at the end of the file)
-   * and decodes them with `charset`. `regular` says whether the channel is a regular file,
-   * whose size then bounds the array.
+   * and decodes them with `charset`. `seekable` says whether the channel can seek, so that its
+   * size bounds the array (a device whose size reads 0 then grows it as a pipe does).
    */
-  def readString(c: FileChannel, size: Int, charset: Charset, regular: Boolean): String =
+  def readString(c: FileChannel, size: Int, charset: Charset, seekable: Boolean): String =
     val first =
       if size <= SmallRead then size
-      else if regular then Math.min(size.toLong, Math.max(0L, c.size() - c.position())).toInt
+      else if seekable then Math.min(size.toLong, Math.max(0L, c.size() - c.position())).toInt
       else Math.min(size, Chunk)
     var a = ByteArrayPool.take(first)
     try

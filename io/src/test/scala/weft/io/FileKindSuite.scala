@@ -1,0 +1,99 @@
+package weft.io
+
+import java.io.IOException
+import java.nio.ByteBuffer
+import java.nio.channels.ClosedByInterruptException
+import java.nio.file.{FileSystemException, Files, Path, StandardOpenOption as O}
+import java.util.concurrent.{CountDownLatch, TimeUnit}
+import scala.util.Success
+import weft.{Async, await}
+
+/**
+ * Which files `File` transfers in place and which on their own thread: `open` probes whether the
+ * file can seek (streams cannot), and the probe's corner cases (append mode, interrupts,
+ * directories, devices).
+ */
+class FileKindSuite extends munit.FunSuite:
+
+  private val dir = FunFixture[Path](
+    _ => Files.createTempDirectory("weft-io-kind"),
+    d => TestFiles.deleteTree(d)
+  )
+
+  dir.test("a small read on a FIFO runs on its own thread: pending until the writer writes"): d =>
+    val fifo = d.resolve("fifo")
+    assume(TestFiles.mkfifo(fifo), "mkfifo is not available here")
+    val go = CountDownLatch(1)
+    // a platform thread: opening a FIFO blocks until the other end opens, pinning a carrier
+    val writer = Thread: () =>
+      val out = java.io.FileOutputStream(fifo.toFile)
+      try
+        // bounded, so that a wrong in-place read fails this test (the poll below sees the
+        // value) instead of blocking it forever
+        go.await(60, TimeUnit.SECONDS)
+        out.write("wxyz".getBytes)
+      finally out.close()
+    writer.start()
+    try
+      Async.blocking:
+        PIOHelper.withFile(fifo.toString): f =>
+          val r = f.readString(4)
+          // in place, the read would have blocked this thread until the writer wrote
+          assertEquals(r.poll(), None)
+          go.countDown()
+          assertEquals(r.await, "wxyz")
+    finally
+      go.countDown()
+      writer.join()
+
+  dir.test("the seek probe keeps append mode: small writes land at the end, in place"): d =>
+    val p = d.resolve("append.txt")
+    Files.writeString(p, "head-")
+    Async.blocking:
+      PIOHelper.withFile(p.toString, O.APPEND): f =>
+        val w = f.writeString("tail")
+        assertEquals(w.poll(), Some(Success(4)))
+    assertEquals(Files.readString(p), "head-tail")
+
+  dir.test("reads after open start at the beginning of the file"): d =>
+    val p = d.resolve("start.txt")
+    Files.writeString(p, "0123456789")
+    Async.blocking:
+      PIOHelper.withFile(p.toString, O.READ, O.WRITE): f =>
+        assertEquals(f.readString(4).await, "0123")
+        f.writeString("ab").await
+    assertEquals(Files.readString(p), "0123ab6789")
+
+  test("a seekable device such as /dev/zero is read in place"):
+    val zero = Path.of("/dev/zero")
+    assume(Files.isReadable(zero), "no /dev/zero here")
+    Async.blocking:
+      PIOHelper.withFile(zero.toString): f =>
+        val b = ByteBuffer.allocate(8)
+        b.put(Array.fill[Byte](8)(7)).clear()
+        assertEquals(f.read(b).poll(), Some(Success(8)))
+        assertEquals(b.array.toSeq, Seq.fill[Byte](8)(0))
+        // a device reports size 0: readString grows its array as on a pipe
+        assertEquals(f.readString(100_000).await, "\u0000" * 100_000)
+
+  dir.test("open on an interrupted thread throws ClosedByInterruptException naming the path"): d =>
+    val p = d.resolve("interrupted.txt")
+    Files.writeString(p, "x")
+    val f = File(p.toString)
+    Thread.currentThread().interrupt()
+    val e =
+      try intercept[ClosedByInterruptException](f.open())
+      finally Thread.interrupted()
+    assert(e.getMessage.contains(p.toString), e.getMessage)
+    assert(!f.isOpened)
+
+  dir.test("a directory: no writing open; opened for reading, reads fail naming the path"): d =>
+    val sub = Files.createDirectory(d.resolve("sub"))
+    val e = intercept[FileSystemException](File(sub.toString).open(O.WRITE))
+    assert(e.getMessage.contains(sub.toString), e.getMessage)
+    Async.blocking:
+      PIOHelper.withFile(sub.toString): f =>
+        val r = f.readString(4).result
+        val err = r.failed.get
+        assert(err.isInstanceOf[IOException], err)
+        assert(err.getMessage.contains(sub.toString), err.getMessage)
