@@ -46,6 +46,40 @@ class FileKindSuite extends munit.FunSuite:
       go.countDown()
       writer.join()
 
+  dir.test("a small write on a FIFO goes through the channel on its own thread"): d =>
+    val fifo = d.resolve("fifo-w")
+    assume(TestFiles.mkfifo(fifo), "mkfifo is not available here")
+    @volatile var got: String = null
+    val reader = Thread(() => got = Files.readString(fifo))
+    reader.start()
+    try
+      Async.blocking:
+        PIOHelper.withFile(fifo.toString, O.WRITE): f =>
+          assertEquals(f.writeString("żółw").await, 7)
+          assertEquals(f.writeString("!").await, 1)
+    finally reader.join()
+    assertEquals(got, "żółw!")
+
+  dir.test("relative transfers follow one another: the position advances by bytes, not chars"): d =>
+    val p = d.resolve("seq.txt")
+    // multi-byte characters and a lone surrogate (written as '?', as String.getBytes does)
+    val parts = Seq("ż", "ół\uD800w", "-\uD83D\uDE00-", "end")
+    Async.blocking:
+      PIOHelper.withFile(p.toString, O.CREATE, O.WRITE, O.READ): f =>
+        for s <- parts do assertEquals(f.writeString(s).await, s.getBytes("UTF-8").length)
+        f.write(ByteBuffer.wrap(Array[Byte]('.'))).await
+    val expected = parts.map(s => String(s.getBytes("UTF-8"), "UTF-8")).mkString + "."
+    assertEquals(Files.readString(p), expected)
+    Async.blocking:
+      PIOHelper.withFile(p.toString): f =>
+        val b = ByteBuffer.allocate(2)
+        assertEquals(f.read(b).await, 2)
+        assertEquals(String(b.array, "UTF-8"), "ż")
+        assertEquals(f.read(ByteBuffer.allocate(4), 0).await, 4) // positional: no move
+        assertEquals(f.readString(4).await, "ół")
+        assertEquals(f.readString(1000).await, expected.substring(3))
+        assertEquals(f.read(ByteBuffer.allocate(1)).await, -1)
+
   dir.test("the seek probe keeps append mode: small writes land at the end, in place"): d =>
     val p = d.resolve("append.txt")
     Files.writeString(p, "head-")
@@ -76,16 +110,22 @@ class FileKindSuite extends munit.FunSuite:
         // a device reports size 0: readString grows its array as on a pipe
         assertEquals(f.readString(100_000).await, "\u0000" * 100_000)
 
-  dir.test("open on an interrupted thread throws ClosedByInterruptException naming the path"): d =>
-    val p = d.resolve("interrupted.txt")
-    Files.writeString(p, "x")
-    val f = File(p.toString)
-    Thread.currentThread().interrupt()
-    val e =
-      try intercept[ClosedByInterruptException](f.open())
-      finally Thread.interrupted()
-    assert(e.getMessage.contains(p.toString), e.getMessage)
-    assert(!f.isOpened)
+  dir.test("an interrupted caller: the JDK closes the file, the transfer fails naming the path"):
+    d =>
+      val p = d.resolve("interrupted.txt")
+      Files.writeString(p, "x")
+      Async.blocking:
+        val f = File(p.toString).open()
+        try
+          Thread.currentThread().interrupt()
+          val r =
+            try f.readString(1).result
+            finally Thread.interrupted()
+          val e = r.failed.get
+          assert(e.isInstanceOf[ClosedByInterruptException], e)
+          assert(e.getMessage.contains(p.toString), e.getMessage)
+          assert(!f.isOpened)
+        finally f.close()
 
   dir.test("a directory: no writing open; opened for reading, reads fail naming the path"): d =>
     val sub = Files.createDirectory(d.resolve("sub"))
