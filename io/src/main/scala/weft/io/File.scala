@@ -1,9 +1,10 @@
 package weft.io
 
+import java.io.IOException
 import java.nio.ByteBuffer
-import java.nio.channels.FileChannel
+import java.nio.channels.{ClosedChannelException, FileChannel}
 import java.nio.charset.{Charset, StandardCharsets}
-import java.nio.file.{Files, Path, StandardOpenOption}
+import java.nio.file.{Path, StandardOpenOption}
 import java.util.concurrent.atomic.AtomicReference
 import weft.{Async, Future}
 import weft.runtime.AsyncSupport
@@ -19,20 +20,30 @@ import weft.runtime.AsyncSupport
  *
  * ==Where operations run==
  * Operations call a blocking `FileChannel` (ADR 0002). A transfer of more than
- * [[File.InPlaceLimit]] bytes, or any transfer on a file that is not a regular file (a pipe, a
- * device: those may wait indefinitely), runs on its own virtual thread and the call returns at
- * once (see [[IOTask]]). A smaller transfer on a regular file runs in place, on the caller, and
- * returns a completed future: it takes microseconds, less than a handoff to another thread
- * would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports regular
- * files always ready for the same reason). Either way the result is the future's.
+ * [[File.InPlaceLimit]] bytes, or any transfer on a stream (a file that cannot seek: a pipe, a
+ * FIFO, a terminal; those may wait indefinitely), runs on its own virtual thread and the call
+ * returns at once (see [[IOTask]]). A smaller transfer on a seekable file runs in place, on the
+ * caller, and returns a completed future: it takes microseconds, less than a handoff to another
+ * thread would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports
+ * regular files always ready for the same reason). Either way the result is the future's.
  *
- * Relative operations ([[read]], [[write]], [[readString]],
- * [[writeString]]) use and advance the file position, so start one only after the previous one
- * completed; positional ones (`read(buffer, position)`, `write(buffer, position)`) leave the
- * position alone and may run concurrently.
+ * The first transfer tells the two kinds apart at no extra cost ([[FileKind]]): on a seekable
+ * file `File` keeps the file position itself and transfers with positional calls, which
+ * streams refuse at once. Seekable files are regular files, block devices and most character
+ * devices, which is the limitation: a seekable device whose reads wait for events (`/dev/kmsg`,
+ * an input device) has its small transfers run in place, where the caller waits for the event
+ * and a cancellation cannot stop it. (`/proc/kmsg` is such a file that `stat` calls regular, so
+ * no cheap test is exact.)
  *
- * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); an
- * operation on a file that is not open fails with `ClosedChannelException` naming the path.
+ * Relative operations ([[read]], [[write]], [[readString]], [[writeString]]) use and advance
+ * the file position, which starts at 0 when the file is opened, so start one only after the
+ * previous one completed; positional ones (`read(buffer, position)`, `write(buffer, position)`)
+ * leave the position alone and may run concurrently.
+ *
+ * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); opening
+ * a directory for writing throws `FileSystemException` ("Is a directory"); a directory opened for
+ * reading opens, and its reads fail with `IOException` naming the path. An operation on a file
+ * that is not open fails with `ClosedChannelException` naming the path.
  *
  * Cancellation: cancelling an operation's future before it completes (so, one running on its
  * own thread) closes the file: [[isOpened]] becomes `false`, later operations fail with
@@ -50,8 +61,11 @@ final class File(val path: String) extends IOResource:
 
   private val channelRef = AtomicReference[FileChannel | Null](null)
 
-  // Whether the open file is a regular file (so small transfers run in place); set by `open`.
-  @volatile private var regular = false
+  // What the open file is (a FileKind constant); set by `open` and by the first transfer.
+  @volatile private var kind = FileKind.Unknown
+
+  // The position of relative transfers while `kind` is Unknown or Positional (FileKind).
+  @volatile private[io] var cursor = 0L
 
   private[io] def describe: String = s"file $path"
 
@@ -71,9 +85,10 @@ final class File(val path: String) extends IOResource:
    */
   def open(options: StandardOpenOption*): File =
     if isOpened then throw IllegalStateException(s"$describe is already open")
-    val p = Path.of(path)
-    val c = FileChannel.open(p, options*)
-    regular = Files.isRegularFile(p)
+    val set = FileKind.optionSet(options)
+    val c = FileChannel.open(Path.of(path), set)
+    kind = FileKind.afterOpen(c, set)
+    cursor = 0L
     val previous = channelRef.getAndSet(c)
     if previous != null then previous.close()
     this
@@ -84,13 +99,17 @@ final class File(val path: String) extends IOResource:
     if c != null then c.close()
 
   /**
-   * After a cancellation: closes at once a regular file (closing waits only for a transfer in
-   * progress, which a regular file keeps short); closes any other file on a separate virtual
-   * thread, because the JDK cannot interrupt a transfer blocked on a pipe or device from a
-   * virtual thread, and the close waits for it.
+   * After a cancellation: marks the file closed at once, then closes a seekable file's channel
+   * at once too (closing waits only for a transfer in progress, which a regular file keeps
+   * short) and any other on a separate virtual thread, because the JDK cannot interrupt a
+   * transfer blocked on a pipe or device from a virtual thread, and the close waits for it.
    */
   override private[io] def closeOnCancel(): Unit =
-    if regular then close() else AsyncSupport.default.start(() => close())
+    val c = channelRef.getAndSet(null)
+    if c != null then
+      val k = kind
+      if k == FileKind.Positional || k == FileKind.Appending then c.close()
+      else AsyncSupport.default.start(() => c.close())
 
   /** The file's current size in bytes. */
   def size(): Long = channel().size()
@@ -104,18 +123,18 @@ final class File(val path: String) extends IOResource:
    */
   def read(buffer: ByteBuffer)(using Async): Future[Int] =
     checkDestination(buffer)
-    withChannel(c => run(buffer.remaining)(FileTransfer.read(c, buffer, FileTransfer.Relative)))
+    withChannel(c => relative(c, buffer.remaining)(p => moved(p, FileTransfer.read(c, buffer, p))))
 
   /** As [[read]], at `position` (the file position is not used nor changed). */
   def read(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkDestination(buffer)
     checkPosition(position)
-    withChannel(c => run(buffer.remaining)(FileTransfer.read(c, buffer, position)))
+    withChannel(c => positional(buffer.remaining)(FileTransfer.read(c, buffer, position)))
 
   /**
    * Reads up to `size` bytes (fewer only at the end of the file) from the file position and
    * decodes them with `charset`. The bytes go into a reused array no larger than what is left of
-   * a regular file, then into the string ([[FileTransfer.readString]]).
+   * a seekable file, then into the string ([[FileTransfer.readString]]).
    * @throws IllegalArgumentException
    *   if `size` is negative
    */
@@ -123,7 +142,7 @@ final class File(val path: String) extends IOResource:
       Async
   ): Future[String] =
     require(size >= 0, s"readString size must be >= 0, got $size")
-    withChannel(c => run(size)(FileTransfer.readString(c, size, charset, regular)))
+    withChannel(c => relative(c, size)(p => FileTransfer.readString(c, size, charset, p, this)))
 
   /**
    * Writes all of `buffer` at the file position (or at the end, if opened with `APPEND`).
@@ -131,12 +150,12 @@ final class File(val path: String) extends IOResource:
    *   a future of the number of bytes written
    */
   def write(buffer: ByteBuffer)(using Async): Future[Int] =
-    withChannel(c => run(buffer.remaining)(FileTransfer.write(c, buffer, FileTransfer.Relative)))
+    withChannel(c => relative(c, buffer.remaining)(p => moved(p, FileTransfer.write(c, buffer, p))))
 
   /** As [[write]], at `position` (the file position is not used nor changed). */
   def write(buffer: ByteBuffer, position: Long)(using Async): Future[Int] =
     checkPosition(position)
-    withChannel(c => run(buffer.remaining)(FileTransfer.write(c, buffer, position)))
+    withChannel(c => positional(buffer.remaining)(FileTransfer.write(c, buffer, position)))
 
   /**
    * Encodes `s` with `charset` (what it cannot encode becomes the charset's replacement, as with
@@ -148,7 +167,9 @@ final class File(val path: String) extends IOResource:
   def writeString(s: String, charset: Charset = StandardCharsets.UTF_8)(using
       Async
   ): Future[Int] =
-    withChannel(c => run(s.length)(FileTransfer.writeString(c, s, charset)))
+    withChannel(c =>
+      relative(c, s.length)(p => moved(p, FileTransfer.writeString(c, s, charset, p)))
+    )
 
   override def toString: String = s"File($path, ${if isOpened then "open" else "closed"})"
 
@@ -161,10 +182,52 @@ final class File(val path: String) extends IOResource:
     val c = channelRef.get()
     if c == null then Future.failed(IOErrors.closed(describe)) else op(c)
 
-  /** Runs a transfer of about `bytes` bytes in place or on its own thread (class comment). */
-  private inline def run[T](bytes: Long)(inline body: T)(using Async): Future[T] =
-    if regular && bytes <= File.InPlaceLimit then IOTask.inPlace(this)(body)
+  /**
+   * Runs a relative transfer of about `bytes` bytes: `op(p)` transfers at position `p`, or
+   * through the channel's own position when `p` is [[FileTransfer.Relative]] ([[FileKind]]).
+   */
+  private def relative[T](c: FileChannel, bytes: Long)(op: Long => T)(using Async): Future[T] =
+    var k = kind
+    if k == FileKind.Unknown && bytes > File.InPlaceLimit then
+      k = if FileKind.isStream(c) then FileKind.Stream else FileKind.Positional
+      kind = k
+    if k == FileKind.Unknown then probing(c)(op(cursor))(op(FileTransfer.Relative))
+    else if k == FileKind.Positional then run(true, bytes)(op(cursor))
+    else run(k == FileKind.Appending, bytes)(op(FileTransfer.Relative))
+
+  /**
+   * The first small relative transfer: `atCursor` in place; if that fails because the file is a
+   * stream (which refuses positional transfers at once, moving nothing), `streamed` on its own
+   * thread. See [[FileKind]].
+   */
+  private inline def probing[T](c: FileChannel)(inline atCursor: T)(inline streamed: => T)(using
+      Async
+  ): Future[T] =
+    try
+      val v = atCursor
+      kind = FileKind.Positional
+      Future.successful(v)
+    catch
+      case e: IOException if !e.isInstanceOf[ClosedChannelException] && FileKind.isStream(c) =>
+        kind = FileKind.Stream
+        IOTask.start(this)(streamed)
+      case e: Throwable => Future.failed(IOErrors.withContext(e, describe))
+
+  /** Runs a positional transfer of about `bytes` bytes (streams refuse it, in place). */
+  private inline def positional[T](bytes: Long)(inline body: T)(using Async): Future[T] =
+    run(kind != FileKind.Stream, bytes)(body)
+
+  /** Runs a transfer in place if `seekable` and small, else on its own thread (class comment). */
+  private inline def run[T](seekable: Boolean, bytes: Long)(inline body: T)(using
+      Async
+  ): Future[T] =
+    if seekable && bytes <= File.InPlaceLimit then IOTask.inPlace(this)(body)
     else IOTask.start(this)(body)
+
+  /** `n` bytes were transferred at `p`: moves the cursor past them if `p` is a position. */
+  private def moved(p: Long, n: Int): Int =
+    if p >= 0 && n > 0 then cursor = p + n
+    n
 
   private def checkDestination(buffer: ByteBuffer): Unit =
     require(!buffer.isReadOnly, s"cannot read $describe into a read-only buffer")
@@ -175,7 +238,7 @@ final class File(val path: String) extends IOResource:
 /** Constants of [[File]]. */
 object File:
   /**
-   * Transfers of at most this many bytes (64 KiB) on a regular file run in place on the caller
+   * Transfers of at most this many bytes (64 KiB) on a seekable file run in place on the caller
    * (see the class comment).
    */
   val InPlaceLimit: Int = 64 * 1024

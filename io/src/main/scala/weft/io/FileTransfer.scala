@@ -17,8 +17,8 @@ import java.nio.charset.{Charset, CharsetEncoder, CodingErrorAction}
  *
  * ==Text==
  * [[readString]] reads into a reused array ([[ByteArrayPool]]) sized from what is left of the
- * file (a regular file) or grown by doubling (a pipe or device), then decodes it into the
- * `String`: that copy is the only one public APIs allow. [[writeString]] encodes a long string
+ * file (a seekable file) or grown by doubling (a pipe, or a device that reports no size), then
+ * decodes it into the `String`: that copy is the only one public APIs allow. [[writeString]] encodes a long string
  * [[TextChunk]] characters at a time into a small buffer that stays in cache and writes each
  * piece, instead of encoding the whole string into a second array of its size first; a short
  * string takes `String.getBytes`, the cheapest path for it. Both paths produce the same bytes:
@@ -85,14 +85,15 @@ private[io] object FileTransfer:
     total
 
   /**
-   * Reads up to `size` bytes from the channel's position (fewer only at the end of the file)
-   * and decodes them with `charset`. `regular` says whether the channel is a regular file,
-   * whose size then bounds the array.
+   * Reads up to `size` bytes at `position` (fewer only at the end of the file) and decodes them
+   * with `charset`. At a position, the file's size bounds the array (a device whose size reads 0
+   * then grows it as a pipe does) and `file`'s cursor moves past the bytes read; [[Relative]]
+   * reads at the channel's position, from a stream.
    */
-  def readString(c: FileChannel, size: Int, charset: Charset, regular: Boolean): String =
+  def readString(c: FileChannel, size: Int, charset: Charset, position: Long, file: File): String =
     val first =
       if size <= SmallRead then size
-      else if regular then Math.min(size.toLong, Math.max(0L, c.size() - c.position())).toInt
+      else if position >= 0 then Math.min(size.toLong, Math.max(0L, c.size() - position)).toInt
       else Math.min(size, Chunk)
     var a = ByteArrayPool.take(first)
     try
@@ -101,12 +102,12 @@ private[io] object FileTransfer:
       var eof = false
       while !eof && n < size do
         if n < cap then
-          val r = c.read(ByteBuffer.wrap(a, n, Math.min(cap - n, Chunk)))
+          val r = readOnce(c, ByteBuffer.wrap(a, n, Math.min(cap - n, Chunk)), at(position, n))
           if r < 0 then eof = true else n += r
         else
           // Full before `size`: a file that grew, or a pipe. Probe one byte before growing.
           val one = ByteBuffer.allocate(1)
-          if c.read(one) < 0 then eof = true
+          if readOnce(c, one, at(position, n)) < 0 then eof = true
           else
             val bigger = ByteArrayPool.take(Math.min(size.toLong, 2L * cap + Chunk).toInt)
             System.arraycopy(a, 0, bigger, 0, n)
@@ -115,17 +116,18 @@ private[io] object FileTransfer:
             cap = Math.min(a.length, size)
             a(n) = one.get(0)
             n += 1
+      if position >= 0 then file.cursor = position + n
       String(a, 0, n, charset)
     finally ByteArrayPool.give(a)
 
   /**
    * Encodes `s` with `charset` (replacing what it cannot encode, as `String.getBytes` does) and
-   * writes it all at the channel's position.
+   * writes it all at `position` (or the channel's, if [[Relative]]).
    * @return
    *   the number of bytes written
    */
-  def writeString(c: FileChannel, s: String, charset: Charset): Int =
-    if s.length <= TextChunk then write(c, ByteBuffer.wrap(s.getBytes(charset)), Relative)
+  def writeString(c: FileChannel, s: String, charset: Charset, position: Long): Int =
+    if s.length <= TextChunk then write(c, ByteBuffer.wrap(s.getBytes(charset)), position)
     else
       val enc = charset
         .newEncoder()
@@ -143,31 +145,37 @@ private[io] object FileTransfer:
         if j < len && Character.isHighSurrogate(s.charAt(j - 1)) then j -= 1
         s.getChars(i, j, chars, 0)
         in.limit(j - i).position(0)
-        total += encodeAndWrite(c, enc, in, out, j == len)
+        total += encodeAndWrite(c, enc, in, out, j == len, at(position, total))
         i = j
       total
 
-  /** Encodes all of `in` into `out`, writing `out` whenever it is full and at the end. */
+  /**
+   * Encodes all of `in` into `out`, writing `out` (at `position`, or [[Relative]]) whenever it is
+   * full and at the end.
+   */
   private def encodeAndWrite(
       c: FileChannel,
       enc: CharsetEncoder,
       in: CharBuffer,
       out: ByteBuffer,
-      last: Boolean
+      last: Boolean,
+      position: Long
   ): Int =
     var total = 0
-    while enc.encode(in, out, last).isOverflow do total += drain(c, out)
-    if last then while enc.flush(out).isOverflow do total += drain(c, out)
-    total + drain(c, out)
+    while enc.encode(in, out, last).isOverflow do total += drain(c, out, at(position, total))
+    if last then
+      while enc.flush(out).isOverflow do total += drain(c, out, at(position, total))
+    total + drain(c, out, at(position, total))
 
-  /** Writes what `out` holds and clears it. */
-  private def drain(c: FileChannel, out: ByteBuffer): Int =
+  /** Writes what `out` holds (at `position`, or [[Relative]]) and clears it. */
+  private def drain(c: FileChannel, out: ByteBuffer, position: Long): Int =
     out.flip()
     var total = 0
-    while out.hasRemaining do total += c.write(out)
+    while out.hasRemaining do total += writeOnce(c, out, at(position, total))
     out.clear()
     total
 
+  /** `done` bytes past `position`, or [[Relative]]. */
   private inline def at(position: Long, done: Int): Long =
     if position < 0 then Relative else position + done
 

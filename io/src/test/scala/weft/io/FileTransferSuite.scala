@@ -105,10 +105,7 @@ class FileTransferSuite extends munit.FunSuite:
     val d = Files.createTempDirectory("weft-io-fifo")
     try
       val fifo = d.resolve("fifo")
-      val made =
-        try ProcessBuilder("mkfifo", fifo.toString).start().waitFor() == 0
-        catch case _: java.io.IOException => false
-      assume(made, "mkfifo is not available here")
+      assume(TestFiles.mkfifo(fifo), "mkfifo is not available here")
       val text = TestFiles.text(3 * Chunk + 7)
       // a platform thread: opening a FIFO blocks until the other end opens, pinning a carrier
       val writer = Thread(() =>

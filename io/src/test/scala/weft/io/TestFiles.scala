@@ -20,3 +20,8 @@ object TestFiles:
       val s = Files.walk(root)
       try s.sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.deleteIfExists(p))
       finally s.close()
+
+  /** Makes a FIFO at `path` with the `mkfifo` command; false if that is not possible here. */
+  def mkfifo(path: Path): Boolean =
+    try ProcessBuilder("mkfifo", path.toString).start().waitFor() == 0
+    catch case _: java.io.IOException => false
