@@ -47,6 +47,10 @@ class ChannelLincheckSuite extends munit.FunSuite:
     // channel's spin-then-park loops, which is slow; 2 x 20 still found the trySend race.
     val o = ModelCheckingOptions().iterations(2).invocationsPerIteration(20).threads(2)
       .actorsPerThread(2)
+    // Lincheck instruments classes lazily inside an invocation; at load ~9 on 2 cores that once
+    // outlasted its default 20 s invocation timeout and was reported as a hang. 2.39 exposes
+    // the setting only under its Kotlin-internal name.
+    o.invocationTimeout$lincheck(60_000L)
     LinCheckerKt.check(o, c)
 
   private def stress(c: Class[?]): Unit =

@@ -114,6 +114,7 @@ class LaneTableSuite extends munit.FunSuite:
   test("linearizable under model checking (growth racing installs and removals)"):
     val o = ModelCheckingOptions().iterations(10).invocationsPerIteration(30).threads(2)
       .actorsPerThread(3)
+    o.invocationTimeout$lincheck(60_000L) // see ChannelLincheckSuite
     LinCheckerKt.check(o, classOf[LincheckLaneTable])
 
   test("linearizable under stress"):
