@@ -103,7 +103,15 @@ object Async:
    * Awaits the first of `cases` to offer a value and runs that case's handler (outside any
    * lock, on the caller's thread). Exactly one case fires; the others keep their values.
    */
-  def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
+  def select[R](cases: SelectCase[?, R]*)(using async: Async): R = async match
+    case j: JvmAsync =>
+      val sel = Selector(cases)
+      j.awaitSelect(sel)
+      sel.fire[R]()
+    case _ => raceSelect(cases)
+
+  /** `select` for an `Async` of another kind: through a [[RaceSource]] of mapped sources. */
+  private def raceSelect[R](cases: Seq[SelectCase[?, R]])(using async: Async): R =
     val n = cases.length
     val indexed = new Array[Source[(Int, Any)]](n)
     var i = 0
@@ -173,6 +181,23 @@ private[weft] final class JvmAsync(
       Fiber.park(w)
       if Fiber.interrupted() then interrupted(src, w)
     w.value
+
+  /**
+   * Waits until a case of `sel` fires (see [[Selector]]): polls, registers, parks. An interrupt
+   * abandons the select unless a case fired first, as in [[suspend]].
+   */
+  private[weft] def awaitSelect(sel: Selector): Unit =
+    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+    if !sel.pollAll() then
+      sel.registerAll()
+      while !sel.isDone do
+        Fiber.park(sel)
+        if Fiber.interrupted() then
+          if sel.abandon() then
+            if cancellationPending then
+              throw CancellationException("the awaiting scope was cancelled")
+            throw InterruptedException()
+          Fiber.selfInterrupt()
 
   /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
   private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =

@@ -25,14 +25,20 @@ private[channels] final class SpinPolicy(rendezvous: Boolean):
   private var score = if rendezvous then ScoreMax / 2 else 0
   private var probe = 0
 
-  /** Spins (as the score allows) until `arrived`, then updates the score. */
+  /**
+   * Spins (as the score allows) until `arrived`, then updates the score. A partner that arrived
+   * before the waiter began (a watching select served the sender as it stored itself) says
+   * nothing about spinning and is not scored: counting it as a win kept senders spinning in
+   * select-2, where the selecting reader almost never came during the spin.
+   */
   inline def beforePark(inline arrived: Boolean): Unit =
-    val limit = nextLimit()
-    var spun = 0
-    while !arrived && spun < limit do
-      Fiber.onSpinWait()
-      spun += 1
-    record(limit, arrived)
+    if !arrived then
+      val limit = nextLimit()
+      var spun = 0
+      while !arrived && spun < limit do
+        Fiber.onSpinWait()
+        spun += 1
+      record(limit, arrived)
 
   /** How long the next waiter spins before parking. */
   def nextLimit(): Int =

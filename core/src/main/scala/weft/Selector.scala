@@ -1,0 +1,102 @@
+package weft
+
+import weft.runtime.Fiber
+
+/**
+ * One [[Async.select]] in progress on the JVM: the lock shared by the listeners of all its cases,
+ * and the place where the winning case's index and value land.
+ *
+ * ==Algorithm==
+ * The same protocol as a [[RaceSource]] awaited by one waiter, with the layers folded into one
+ * object: no mapped source per case, no race source, no wrapper listener and no separate lock.
+ * Each case `i` gets a [[Selector.CaseListener]] whose lock is this selector, so exactly one case
+ * can complete:
+ *   1. '''poll''': the cases' sources are polled in order; a source with a ready value that
+ *      acquires the lock completes its case, and nothing was registered, so nothing is undone.
+ *   1. '''register''': otherwise each source gets its case's listener through `onComplete`, in
+ *      order, until one completes it. After each registration the selector checks whether it has
+ *      been completed meanwhile and, if so, drops that listener itself.
+ *   1. The caller parks until completed (see `JvmAsync.awaitSelect`).
+ * The completing source holds the lock while it calls `complete`, which records the winner,
+ * retires the lock (every later `acquire` fails, so the other sources keep their values), wakes
+ * the caller and drops the listeners from the sources registered so far. Registering (the
+ * caller writes `registered`, then reads the winner) and completing (the completer writes the
+ * winner, then reads `registered`) are ordered through volatile fields, so every registered
+ * listener is dropped by one of the two, possibly by both (dropping is idempotent).
+ *
+ * An interrupted caller [[abandon]]s the select: it acquires the lock and retires it unused, so
+ * that no source can complete a case after the caller left, or finds the select already won.
+ */
+private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends NumberedLock:
+  import Selector.*
+
+  private val fiber: Fiber = Fiber.current
+  private val n = cases.length
+  private val listeners = new Array[CaseListener](n)
+  @volatile private var winner: Int = -1
+  @volatile private var registered: Int = 0
+  private var result: Any = null
+
+  locally:
+    var i = 0
+    while i < n do
+      listeners(i) = CaseListener(this, i)
+      i += 1
+
+  /** Whether a case has fired. */
+  def isDone: Boolean = winner >= 0
+
+  /** Polls every case in order; `true` if one fired. */
+  def pollAll(): Boolean =
+    var i = 0
+    while i < n do
+      cases(i).source.poll(listeners(i))
+      if isDone then return true
+      i += 1
+    false
+
+  /** Registers every case's listener in order, until one fires. */
+  def registerAll(): Unit =
+    var i = 0
+    while i < n && !isDone do
+      val s = cases(i).source
+      s.onComplete(listeners(i))
+      registered = i + 1
+      if isDone then s.dropListener(listeners(i))
+      i += 1
+
+  /**
+   * Makes the select uncompletable, for a caller that gives up: `true` if it was abandoned (no
+   * case fired, none will), `false` if a case fired first. Drops every registered listener.
+   */
+  def abandon(): Boolean =
+    val gone = acquire()
+    if gone then retire()
+    dropRegistered()
+    gone
+
+  /** Runs the handler of the case that fired, on the caller's thread. */
+  def fire[R](): R = cases(winner).asInstanceOf[SelectCase[Any, R]].handler(result)
+
+  /** Completion by case `i` (the lock is held): see the algorithm above. */
+  private def complete(i: Int, data: Any): Unit =
+    result = data
+    winner = i
+    retire()
+    fiber.unpark()
+    dropRegistered()
+
+  private def dropRegistered(): Unit =
+    val upTo = registered
+    var i = 0
+    while i < upTo do
+      cases(i).source.asInstanceOf[Source[Any]].dropListener(listeners(i))
+      i += 1
+
+/** The listeners of a [[Selector]]. */
+private[weft] object Selector:
+
+  /** The listener of case `index`: locked by its selector, which it completes. */
+  final class CaseListener(sel: Selector, index: Int) extends Listener[Any]:
+    val lock: ListenerLock | Null = sel
+    def complete(data: Any, source: Source[Any]): Unit = sel.complete(index, data)

@@ -1,0 +1,31 @@
+package weft.channels
+
+/** The adaptive spin of rendezvous waiters: it stops when spinning does not pay. */
+class SpinPolicySuite extends munit.FunSuite:
+
+  /** A rendezvous policy driven to a score of zero by spins that had to park anyway. */
+  private def exhausted(): SpinPolicy =
+    val p = SpinPolicy(rendezvous = true)
+    var limit = p.nextLimit()
+    while limit > 0 do
+      p.record(limit, arrivedWhileSpinning = false)
+      limit = p.nextLimit()
+    p
+
+  test("a buffered channel's waiters never spin"):
+    val p = SpinPolicy(rendezvous = false)
+    assert((1 to 64).forall(_ => p.nextLimit() == 0))
+
+  test("after spins that did not pay, a rendezvous waiter spins only as a probe, 1 in 32"):
+    val p = exhausted()
+    assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)
+
+  test("a spin that saw the partner arrive makes waiters spin again"):
+    val p = exhausted()
+    p.record(SpinPolicy.Spins, arrivedWhileSpinning = true)
+    assert((1 to 64).forall(_ => p.nextLimit() > 0))
+
+  test("a partner that arrived before the wait began is not scored as a spin win"):
+    val p = exhausted()
+    for _ <- 1 to 100 do p.beforePark(true)
+    assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)
