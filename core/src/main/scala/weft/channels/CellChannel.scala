@@ -227,6 +227,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
    * failure, or it was completed elsewhere), `false` if nothing it accepts is at the head.
    */
   private[channels] def serve(w: Watch[T]): Boolean =
+    var claimedSpins = 0
     while true do
       val h = recvHint.get()
       val r = receivers
@@ -237,10 +238,16 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
       val seg = h.find(r / SegmentSize)
       val i = index(r)
       seg.cells.get(i) match
-        case null | InBuffer => return false
-        case Broken          => if advanceReceivers(seg, r) then ()
-        case Done            => ()
-        case _: Reader       => ()
+        case null | InBuffer =>
+          // Cell r is claimed (r < S) and its sender has not stored yet: it is between its
+          // claim and its store, a few instructions. Answering "nothing" here would let a
+          // `tryRead` miss a value whose `trySend` in a later cell had already returned (found
+          // by Lincheck on an unbounded channel), so wait for the store.
+          Fiber.spinPause(claimedSpins)
+          claimedSpins += 1
+        case Broken    => if advanceReceivers(seg, r) then ()
+        case Done      => ()
+        case _: Reader => ()
         case snd: Sender =>
           val v = decode[T](snd.value)
           if !w.k.accepts(Success(v)) then return false

@@ -58,6 +58,15 @@ class ChannelLincheckSuite extends munit.FunSuite:
       .actorsPerThread(3)
     LinCheckerKt.check(o, c)
 
+  test("LincheckUnbounded: model checking, three operations per thread"):
+    // A deeper search on the cheapest kind: with 2 operations per thread the search missed a
+    // `tryRead` that answered "empty" while a `trySend` still stored into the head cell and a
+    // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
+    val o = ModelCheckingOptions().iterations(100).invocationsPerIteration(20).threads(2)
+      .actorsPerThread(3)
+    o.invocationTimeout$lincheck(60_000L)
+    LinCheckerKt.check(o, classOf[LincheckUnbounded])
+
   for c <- List(classOf[LincheckSync], classOf[LincheckBuffered], classOf[LincheckUnbounded]) do
     test(s"${c.getSimpleName}: model checking"):
       modelCheck(c)
