@@ -10,11 +10,12 @@ import weft.{Async, Promise}
  * queued or running, and is removed from the key map ([[LaneTable]]) when it runs dry.
  *
  * ==Count and baton==
- * `count` is the number of tasks admitted and not finished, the running one included. A lane is
- * born with `count = 1` by the caller that installs it in the key map; that caller holds the
- * ''baton'': the right to run the key's tasks. Exactly one fiber holds the baton at a time; it
- * runs a task, then [[finishOne]]: `count` 1 -> `RETIRED` (the lane is dead; the holder removes
- * it from the map) or `c` -> `c - 1` (it keeps the baton and runs the next task). A producer
+ * `count` is the number of tasks admitted and not yet settled as finished, the running one
+ * included. A lane is born with `count = 1` by the caller that installs it in the key map; that
+ * caller holds the ''baton'': the right to run the key's tasks. Exactly one fiber holds the baton
+ * at a time; it runs a task, then [[finishOne]], which settles the `done` tasks finished so far
+ * (see "Settling in batches"): `count` `done` -> `RETIRED` (the lane is dead; the holder removes
+ * it from the map) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
  * admits its task with a CAS `c` -> `c + 1` for `1 <= c <= limit`, then pushes it; it fails on
  * `RETIRED` (it then helps remove the dead lane and installs a fresh one) or waits while the
  * lane is full (backpressure). Since `count` never rests at 0, no producer ever needs to hand
