@@ -57,53 +57,26 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
   /** Installs `lane` for its key unless the key has one already, which it returns. */
   def putIfAbsent(lane: Lane[K]): Lane[K] | Null =
     val h = lane.hash
-    var t = table
-    var spins = 0
-    while true do
-      val i = h & (t.length - 1)
-      t.get(i) match
-        case m: Moved => t = m.next
-        case _: Frozen =>
-          Fiber.spinPause(spins)
-          spins += 1
-        case v =>
-          val found = find(v, h, lane.key)
-          if found != null then return found
-          val next: AnyRef = v match
-            case null       => lane
-            case c: Chain   => Chain(c.lanes :+ lane)
-            case l: Lane[?] => Chain(Array[Lane[?]](l, lane))
-            case other      => throw IllegalStateException(s"LaneTable: bad bin $other")
-          if t.compareAndSet(i, v, next) then
-            next match
-              case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) => grow(t)
-              case _                                                            =>
-            return null
-    null
+    var found: Lane[K] | Null = null
+    var written: AnyRef | Null = null
+    val t = updateBin(h): v =>
+      found = find(v, h, lane.key)
+      written = if found != null then v else withLane(v, lane)
+      written
+    if found == null then
+      written match
+        case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) => grow(t)
+        case _                                                            =>
+    found
 
   /** Removes `lane` (compared by identity); returns whether it was there. */
   def remove(lane: Lane[K]): Boolean =
-    val h = lane.hash
-    var t = table
-    var spins = 0
-    while true do
-      val i = h & (t.length - 1)
-      t.get(i) match
-        case m: Moved => t = m.next
-        case _: Frozen =>
-          Fiber.spinPause(spins)
-          spins += 1
-        case l: Lane[?] =>
-          if l ne lane then return false
-          if t.compareAndSet(i, l, null) then return true
-        case c: Chain =>
-          val at = c.lanes.indexWhere(_ eq lane)
-          if at < 0 then return false
-          val rest: AnyRef =
-            if c.lanes.length == 2 then c.lanes(1 - at) else Chain(c.lanes.patch(at, Nil, 1))
-          if t.compareAndSet(i, c, rest) then return true
-        case _ => return false
-    false
+    var removed = false
+    updateBin(lane.hash): v =>
+      val rest = without(v, lane)
+      removed = rest ne v
+      rest
+    removed
 
   /**
    * Calls `f` on every lane present from the start to the end of the call (and perhaps on lanes
@@ -137,6 +110,49 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
           case _          =>
         i += 1
     finally growLock.unlock()
+
+  /**
+   * The writers' walk: replaces the bin of hash `h` by `change(bin)` with one CAS in the table
+   * that holds it now (following `Moved` bins and waiting out `Frozen` ones, see "Growth"),
+   * calling `change` again if the CAS loses a race. A `change` that returns the bin itself leaves
+   * it as it is. Returns the table of the last bin looked at.
+   */
+  private inline def updateBin(h: Int)(
+      inline change: AnyRef | Null => AnyRef | Null
+  ): AtomicReferenceArray[AnyRef] =
+    var t = table
+    var spins = 0
+    var done = false
+    while !done do
+      val i = h & (t.length - 1)
+      t.get(i) match
+        case m: Moved => t = m.next
+        case _: Frozen =>
+          Fiber.spinPause(spins)
+          spins += 1
+        case v =>
+          val next = change(v)
+          done = (next eq v) || t.compareAndSet(i, v, next)
+    t
+
+  /** The bin `v` with `lane` added. */
+  private def withLane(v: AnyRef | Null, lane: Lane[K]): AnyRef =
+    v match
+      case null       => lane
+      case c: Chain   => Chain(c.lanes :+ lane)
+      case l: Lane[?] => Chain(Array[Lane[?]](l, lane))
+      case other      => throw IllegalStateException(s"LaneTable: bad bin $other")
+
+  /** The bin `v` without `lane` (by identity); `v` itself if `lane` is not in it. */
+  private def without(v: AnyRef | Null, lane: Lane[K]): AnyRef | Null =
+    v match
+      case l: Lane[?] if l eq lane => null
+      case c: Chain =>
+        val at = c.lanes.indexWhere(_ eq lane)
+        if at < 0 then c
+        else if c.lanes.length == 2 then c.lanes(1 - at)
+        else Chain(c.lanes.patch(at, Nil, 1))
+      case _ => v
 
   private def find(bin: AnyRef | Null, h: Int, key: K): Lane[K] | Null =
     bin match

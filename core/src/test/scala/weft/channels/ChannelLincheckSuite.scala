@@ -42,11 +42,11 @@ class LincheckUnbounded extends LincheckChannelOps(UnboundedChannel[Int]())
 class ChannelLincheckSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(170, "s")
 
-  private def modelCheck(c: Class[?]): Unit =
+  private def modelCheck(c: Class[?], iterations: Int = 2, actorsPerThread: Int = 2): Unit =
     // Sized for CI on 2 cores: each model-checking invocation explores one interleaving of the
     // channel's spin-then-park loops, which is slow; 2 x 20 still found the trySend race.
-    val o = ModelCheckingOptions().iterations(2).invocationsPerIteration(20).threads(2)
-      .actorsPerThread(2)
+    val o = ModelCheckingOptions().iterations(iterations).invocationsPerIteration(20).threads(2)
+      .actorsPerThread(actorsPerThread)
     // Lincheck instruments classes lazily inside an invocation; at load ~9 on 2 cores that once
     // outlasted its default 20 s invocation timeout and was reported as a hang. 2.39 exposes
     // the setting only under its Kotlin-internal name.
@@ -62,10 +62,7 @@ class ChannelLincheckSuite extends munit.FunSuite:
     // A deeper search on the cheapest kind: with 2 operations per thread the search missed a
     // `tryRead` that answered "empty" while a `trySend` still stored into the head cell and a
     // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
-    val o = ModelCheckingOptions().iterations(100).invocationsPerIteration(20).threads(2)
-      .actorsPerThread(3)
-    o.invocationTimeout$lincheck(60_000L)
-    LinCheckerKt.check(o, classOf[LincheckUnbounded])
+    modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
 
   for c <- List(classOf[LincheckSync], classOf[LincheckBuffered], classOf[LincheckUnbounded]) do
     test(s"${c.getSimpleName}: model checking"):
