@@ -14,8 +14,8 @@ import weft.{Async, Promise}
  * included. A lane is born with `count = 1` by the caller that installs it in the key map; that
  * caller holds the ''baton'': the right to run the key's tasks. Exactly one fiber holds the baton
  * at a time; it runs a task, then [[finishOne]], which settles the `done` tasks finished so far
- * (see "Settling in batches"): `count` `done` -> `RETIRED` (the lane is dead; the holder removes
- * it from the map) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
+ * (see "Settling in batches"): `count` `done` -> `RETIRED` (the lane is dead; it leaves
+ * the map, at once or via [[RetiredLanes]]) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
  * admits its task with a CAS `c` -> `c + 1` for `1 <= c <= limit`, then pushes it; it fails on
  * `RETIRED` (it then helps remove the dead lane and installs a fresh one) or waits while the
  * lane is full (backpressure). Since `count` never rests at 0, no producer ever needs to hand
@@ -37,10 +37,12 @@ import weft.{Async, Promise}
  * really pending by up to `SettleBatch - 1`: backpressure is conservative, never looser.
  *
  * ==Layout==
- * The fields read by every lookup (`key`, `hash`, in [[LaneKey]]), those producers write
- * (`count`, `tail`, `entry`) and those only the baton holder writes (`head`, `initial`,
- * `unsettled`) sit on different cache lines (padding classes in between), so that a lookup or a
- * push on one core does not miss on lines the holder keeps writing on another.
+ * The fields producers read and write (`key` and `hash` in [[LaneKey]], read by lookups;
+ * `count`, `tail`, `entry`) and those only the baton holder writes (`head`, `initial`,
+ * `unsettled`) sit on different cache lines (padding in between), so that a lookup or a push on
+ * one core does not miss on a line the holder keeps writing on another. The key shares the
+ * producers' line: a second pad there made every lane a cache line larger, which cost more
+ * than it saved with many distinct keys, where each lane serves one task.
  *
  * ==Backpressure==
  * A producer finding the lane full registers a promise in `waiters` (allocated on first use),
@@ -60,6 +62,12 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
 
   /** Tasks finished by the baton holder and not yet subtracted from `count`. */
   private var unsettled = 0
+
+  /** The next lane on the way out of the table, once retired (see [[RetiredLanes]]). */
+  private[keyed] var nextRetired: Lane[?] | Null = null
+
+  /** Whether the lane is dead: its last task finished; a new task of its key needs a new lane. */
+  def isRetired: Boolean = count == RETIRED
 
   /** Admits one more task: [[Admitted]], [[Full]] (with `limit` tasks counted) or [[Retired]]. */
   def tryAdmit(limit: Int): Int =
@@ -96,7 +104,7 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
 
   /**
    * Called by the baton holder after a task: returns `true` if the lane retired (the caller
-   * removes it from the map), `false` if more tasks are admitted (the caller keeps the baton).
+   * sees to its removal from the map), `false` if more tasks are admitted (the caller keeps the baton).
    * Wakes the producers waiting for room.
    */
   def finishOne(): Boolean =
@@ -208,16 +216,12 @@ private[keyed] abstract class LaneKey[K](val key: K):
   /** The key's spread hash code, cached for [[LaneTable]]. */
   val hash: Int = LaneTable.spread(key.##)
 
-  /** Fills the gap after `hash`, so that no later field is laid out on this cache line. */
-  private[keyed] val gap: Int = 0
-
-/** Padding: keeps [[LaneKey]]'s fields off the cache line of the fields written later. */
-private[keyed] abstract class LaneKeyPad[K](key: K) extends LaneKey[K](key):
-  private[keyed] var p01, p02, p03, p04, p05, p06, p07, p08 = 0L
-
-/** The fields producers write (`count` is CASed by the baton holder too, in batches). */
+/**
+ * The fields producers write (`count` is CASed by the baton holder too, in batches), then the
+ * padding that keeps the baton holder's fields off their line.
+ */
 private[keyed] abstract class LaneProducerFields[K](key: K, first: KeyedTask[?] | Null)
-    extends LaneKeyPad[K](key):
+    extends LaneKey[K](key):
   @volatile private[keyed] var count: Int = 1
   @volatile private[keyed] var tail: KeyedTask[?] | Null = first
   @volatile private[keyed] var entry: KeyedTask[?] | Null = null

@@ -30,7 +30,12 @@ import weft.runtime.Fiber
  * writes before it publishes `Moved`. Finally `table` points to the new table.
  *
  * The table never shrinks (like `ConcurrentHashMap`): its capacity follows the peak number of
- * keys active at once; the lanes themselves are dropped as soon as they retire.
+ * keys active at once; the lanes themselves leave it soon after they retire.
+ *
+ * ==Retired lanes==
+ * A retired lane may stay in its bin for a while (its removal is deferred, see [[RetiredLanes]]).
+ * It is dead to every operation: [[get]] and [[size]] skip it, and [[putIfAbsent]] replaces it
+ * by the new lane of its key in the same CAS. Only [[retained]] still counts it.
  */
 private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int = 4):
   import LaneTable.*
@@ -41,7 +46,7 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
   @volatile private var table = AtomicReferenceArray[AnyRef](initialCapacity)
   private val growLock = ReentrantLock()
 
-  /** The lane of `key`, or `null` if it has none. */
+  /** The live lane of `key`, or `null` if it has none. */
   def get(key: K): Lane[K] | Null =
     val h = spread(key.##)
     var t = table
@@ -52,16 +57,25 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
         case m: Moved  => t = m.next
         case f: Frozen => result = find(f.content, h, key); searching = false
         case v         => result = find(v, h, key); searching = false
-    result
+    if result != null && result.nn.isRetired then null else result
 
-  /** Installs `lane` for its key unless the key has one already, which it returns. */
+  /**
+   * Installs `lane` for its key unless the key has a live lane already, which it returns. A
+   * retired lane of the key is replaced.
+   */
   def putIfAbsent(lane: Lane[K]): Lane[K] | Null =
     val h = lane.hash
     var found: Lane[K] | Null = null
     var written: AnyRef | Null = null
     val t = updateBin(h): v =>
       found = find(v, h, lane.key)
-      written = if found != null then v else withLane(v, lane)
+      written =
+        if found == null then withLane(v, lane)
+        else if found.nn.isRetired then
+          val dead = found.nn
+          found = null
+          withLane(without(v, dead), lane)
+        else v
       written
     if found == null then
       written match
@@ -79,17 +93,23 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
     removed
 
   /**
-   * Calls `f` on every lane present from the start to the end of the call (and perhaps on lanes
+   * Calls `f` on every live lane present from the start to the end of the call (and perhaps on lanes
    * installed meanwhile), like `ConcurrentHashMap`'s weakly consistent iteration. The lanes are
    * collected first, so `f` may use the table.
    */
   def foreach(f: Lane[K] => Unit): Unit =
     val all = ArrayBuffer[Lane[K]]()
-    traverse(l => all += l)
+    traverse(l => if !l.isRetired then all += l)
     all.foreach(f)
 
-  /** The number of lanes, counted by traversal (cost proportional to the capacity). */
+  /** The number of live lanes, counted by traversal (cost proportional to the capacity). */
   def size: Int =
+    var n = 0
+    traverse(l => if !l.isRetired then n += 1)
+    n
+
+  /** The number of lanes held, retired ones not yet removed included: for tests. */
+  def retained: Int =
     var n = 0
     traverse(_ => n += 1)
     n

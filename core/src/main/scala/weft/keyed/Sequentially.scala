@@ -28,8 +28,9 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==How it works==
- * A key with queued or running tasks has a [[Lane]] in a [[LaneTable]] (a lock-free map); the lane is
- * removed by the last task's runner when the key runs dry, so idle keys cost nothing. The fiber
+ * A key with queued or running tasks has a [[Lane]] in a [[LaneTable]] (a lock-free map); the lane
+ * retires when the key runs dry and leaves the map soon after (a worker hands it to the
+ * submitting side, which removes it: see [[RetiredLanes]]), so idle keys cost nothing. The fiber
  * that installs a lane holds its ''baton'' (the right to run the key's tasks, see [[Lane]]):
  * `run` on an idle key runs the body at once on the caller's own fiber (no hand-off at all) and
  * passes the baton to the pool if tasks queued up meanwhile; `submit` hands a new lane's baton
@@ -55,8 +56,15 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     extends Cancellable:
 
   private val lanes = LaneTable[K]()
+  private val retired = RetiredLanes(lane => lanes.remove(lane.asInstanceOf[Lane[K]]))
   private val pool =
-    WorkerPool(scope, keepAliveNanos, lane => drain(lane.asInstanceOf[Lane[K]]), () => cancel())
+    WorkerPool(
+      scope,
+      keepAliveNanos,
+      retired,
+      (lane, batch) => drain(lane.asInstanceOf[Lane[K]], batch),
+      () => cancel()
+    )
   @volatile private var closed = false
   @volatile private var shutdown = false
 
@@ -146,6 +154,12 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   /** The number of keys with tasks queued or running; 0 when all work is done. */
   def activeKeys: Int = lanes.size
 
+  /**
+   * The number of lanes the key map holds, including retired ones not yet removed (at most a
+   * batch per worker while work goes on; none once the workers are idle): for tests.
+   */
+  private[keyed] def retainedLanes: Int = lanes.retained
+
   /** The number of worker fibers alive (busy, searching or idle): for tests and monitoring. */
   def workerCount: Int = pool.liveWorkers
 
@@ -173,6 +187,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
             placed = true
           case Lane.Retired => lanes.remove(lane)
           case _            => lane.awaitRoom(maxPendingPerKey)
+    retired.sweep()
     if shutdown then task.cancel()
 
   /** The fast path of `run`: the caller holds the new lane's baton and runs `body` itself. */
@@ -186,13 +201,14 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
       g.waitCompletion()
       if lane.finishOne() then lanes.remove(lane)
       else pool.activate(lane)
+      retired.sweep()
 
   /**
-   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then removes it, and
-   * returns how many ran. Once the executor is shut down, the remaining tasks are discarded
-   * (cancelled) instead of run.
+   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then puts the retired
+   * lane into the worker's batch `retiring` (see [[RetiredLanes]]), and returns how many ran.
+   * Once the executor is shut down, the remaining tasks are discarded (cancelled) instead of run.
    */
-  private def drain(lane: Lane[K]): Int =
+  private def drain(lane: Lane[K], retiring: RetiredLanes#Batch): Int =
     var ran = 0
     var more = true
     while more do
@@ -200,7 +216,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
       if shutdown then task.discard() else task.runOn(scope.support)
       ran += 1
       if lane.finishOne() then
-        lanes.remove(lane)
+        retiring.add(lane)
         more = false
     ran
 

@@ -1,7 +1,7 @@
 package weft.keyed
 
 import java.util.concurrent.{ConcurrentLinkedDeque, ConcurrentLinkedQueue}
-import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}
 import weft.{Async, Cancellable}
 import weft.runtime.Fiber
 
@@ -29,9 +29,11 @@ import weft.runtime.Fiber
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
  *      task that may be slow;
- *   1. drains the lane (runs its tasks until it retires), then searches again;
- *   1. finding nothing, stops searching, re-checks `ready`, and parks as idle (in `idle`), until
- *      woken or its keep-alive expires (then it exits).
+ *   1. drains the lane (runs its tasks until it retires; the retired lane goes into the
+ *      worker's batch of [[RetiredLanes]]), then searches again;
+ *   1. finding nothing, hands its batch of retired lanes over, stops searching, re-checks
+ *      `ready`, and parks as idle (in `idle`), until woken or its keep-alive expires (then it
+ *      exits); if retired lanes are still waiting after `SweepDelayNanos`, it removes them.
  * Activating a lane is: offer it to `ready`; if no worker is searching, wake an idle one or spawn
  * one. A searcher stops searching (decrement) before its final check of `ready`, while an
  * activator offers before reading `searching`; so either the activator sees no searcher and
@@ -41,9 +43,11 @@ import weft.runtime.Fiber
  * Virtual threads are never preempted, and a worker that keeps finding work never parks. With
  * as many busy workers as carriers, the fibers that submit tasks would not run until the
  * workers ran dry: producer and workers would alternate instead of working in parallel (on 2
- * cores this halved the throughput of a submit loop). So a worker yields its carrier after every
- * `YieldEvery` tasks, between lanes and while it counts as searching (so no extra worker is
- * woken for it).
+ * cores this halved the throughput of a submit loop). So a worker yields its carrier between
+ * lanes, while it counts as searching (so no extra worker is woken for it), once it has run
+ * `YieldEvery` tasks and `YieldIntervalNanos` have passed since its last yield. A yield costs
+ * microseconds (the fiber leaves its carrier and is scheduled again); yielding every 8 tasks
+ * took a fifth of a worker's time with all-distinct keys, where one worker keeps up alone.
  *
  * An idle worker's state goes `ACTIVE -> IDLE` (itself, before parking) and back `IDLE ->
  * ACTIVE` by exactly one waker, or `IDLE -> EXITED` by itself on keep-alive expiry; the CAS
@@ -52,14 +56,21 @@ import weft.runtime.Fiber
 private[keyed] final class WorkerPool(
     scope: Async,
     keepAliveNanos: Long,
-    drain: Lane[?] => Int,
+    retired: RetiredLanes,
+    drain: (Lane[?], RetiredLanes#Batch) => Int,
     cancelOwner: () => Unit
 ):
   import WorkerPool.*
 
   private val ready = ConcurrentLinkedQueue[Lane[?]]()
   private val idle = ConcurrentLinkedDeque[Worker]()
-  private val searching = AtomicInteger()
+
+  /**
+   * The count of searching workers, alone on its cache line: the middle slot of an array, with
+   * 64 bytes of unused slots on each side (see [[Searching]]). Every activation reads it and
+   * every lane taken writes it; sharing a line with the queue's ends cost a miss more per task.
+   */
+  private val searching = Searching()
   private val live = AtomicInteger()
   @volatile private var shutdown = false
 
@@ -110,6 +121,7 @@ private[keyed] final class WorkerPool(
    */
   private final class Worker extends AtomicInteger(ACTIVE), Cancellable, Runnable:
     @volatile private var fiber: Fiber | Null = null
+    private val retiring = new retired.Batch
 
     /** The scope is ending: shut the executor down (tasks first, then the pool). */
     def cancel(): Unit = cancelOwner()
@@ -129,6 +141,8 @@ private[keyed] final class WorkerPool(
       fiber = self
       try loop()
       finally
+        retiring.flush()
+        retired.sweep()
         live.decrementAndGet()
         unlinkExiting(self)
 
@@ -136,16 +150,21 @@ private[keyed] final class WorkerPool(
       def stopping: Boolean = shutdown
       var running = true
       var sinceYield = 0
+      var lastYield = System.nanoTime()
       while running && !stopping do
         val lane = poll()
         if lane != null then
           if searching.decrementAndGet() == 0 && !ready.isEmpty then wakeOrSpawn()
-          sinceYield += drain(lane)
+          sinceYield += drain(lane, retiring)
           searching.incrementAndGet()
           if sinceYield >= YieldEvery then
             sinceYield = 0
-            Fiber.yieldNow()
+            val now = System.nanoTime()
+            if now - lastYield >= YieldIntervalNanos then
+              lastYield = now
+              Fiber.yieldNow()
         else
+          retiring.flush()
           searching.decrementAndGet()
           if !ready.isEmpty then searching.incrementAndGet()
           else running = parkIdle(() => stopping)
@@ -169,6 +188,7 @@ private[keyed] final class WorkerPool(
       set(IDLE)
       idle.push(this)
       val deadline = System.nanoTime() + keepAliveNanos
+      var swept = false
       var result = 0
       while result == 0 do
         if get() == ACTIVE then result = 1
@@ -176,16 +196,37 @@ private[keyed] final class WorkerPool(
           if compareAndSet(IDLE, EXITED) then
             idle.remove(this)
             result = -1
+        else if !swept && retired.pending then
+          // The next submission would remove them; if none comes soon, the work has stopped
+          // and no retired lane may stay in the table: remove them here.
+          Fiber.parkNanos(this, math.min(SweepDelayNanos, deadline - System.nanoTime()))
+          if get() == IDLE then
+            retired.sweep()
+            swept = true
         else Fiber.parkNanos(this, deadline - System.nanoTime())
       result == 1
 
 private[keyed] object WorkerPool:
+
+  /** An atomic counter padded to a cache line of its own (the middle of 33 ints). */
+  final class Searching:
+    private val slots = AtomicIntegerArray(33)
+    def get(): Int = slots.get(16)
+    def incrementAndGet(): Int = slots.incrementAndGet(16)
+    def decrementAndGet(): Int = slots.decrementAndGet(16)
+
   inline val ACTIVE = 0
   inline val IDLE = 1
   inline val EXITED = 2
 
   /** Tasks a worker runs before it yields its carrier (see "Sharing the carriers"). */
-  inline val YieldEvery = 8
+  inline val YieldEvery = 32
+
+  /** The least time between two yields of a worker (see "Sharing the carriers"): 50 µs. */
+  inline val YieldIntervalNanos = 50_000L
+
+  /** How long an idle worker leaves retired lanes to the submitters before it removes them. */
+  inline val SweepDelayNanos = 200_000L
 
   /** Polls of an empty ready queue before a searching worker goes idle. */
   inline val SearchSpins = 128

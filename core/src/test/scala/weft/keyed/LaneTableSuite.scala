@@ -28,6 +28,14 @@ class LincheckLaneTable:
     val l = t.get(k)
     l != null && t.remove(l)
 
+  /** Marks the key's lane retired (as its last task's runner does) and leaves it in the table. */
+  @Operation def retireKey(k: Int): Boolean =
+    val l = t.get(k)
+    if l == null then false
+    else
+      l.count = Lane.RETIRED
+      true
+
 /** The key map of [[Sequentially]]: semantics, growth, concurrency and linearizability. */
 class LaneTableSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
@@ -45,6 +53,38 @@ class LaneTableSuite extends munit.FunSuite:
     assert(!t.remove(a))
     assertEquals(t.get("a"), null)
     assertEquals(t.size, 0)
+
+  test("a retired lane is dead: lookups skip it, an install replaces it, removal is by identity"):
+    val t = LaneTable[String]()
+    val old = Lane[String]("a", null)
+    assertEquals(t.putIfAbsent(old), null)
+    old.count = Lane.RETIRED
+    assertEquals(t.get("a"), null)
+    assertEquals(t.size, 0)
+    assertEquals(t.retained, 1)
+    var visited = 0
+    t.foreach(_ => visited += 1)
+    assertEquals(visited, 0)
+    val fresh = Lane[String]("a", null)
+    assertEquals(t.putIfAbsent(fresh), null)
+    assert(t.get("a") eq fresh)
+    assertEquals(t.retained, 1)
+    assert(!t.remove(old), "the retired lane was replaced")
+    assert(t.get("a") eq fresh)
+    assert(t.remove(fresh))
+    assertEquals(t.retained, 0)
+
+  test("a retired lane in a chain is replaced in place; the other lanes stay"):
+    val t = LaneTable[Collider]()
+    val lanes = (0 until 3).map(i => Lane[Collider](Collider(i, 7), null))
+    lanes.foreach(l => assertEquals(t.putIfAbsent(l), null))
+    lanes(1).count = Lane.RETIRED
+    val fresh = Lane[Collider](Collider(1, 7), null)
+    assertEquals(t.putIfAbsent(fresh), null)
+    assertEquals(t.retained, 3)
+    assert(t.get(Collider(0, 7)) eq lanes(0))
+    assert(t.get(Collider(1, 7)) eq fresh)
+    assert(t.get(Collider(2, 7)) eq lanes(2))
 
   test("growth keeps every lane, and removing them all leaves the table empty"):
     val t = LaneTable[Int]()

@@ -4,6 +4,7 @@ import cats.effect.{FiberIO, IO}
 import cats.effect.unsafe.IORuntime
 import com.typesafe.config.ConfigFactory
 import java.util.SplittableRandom
+import java.util.concurrent.CountDownLatch
 import org.apache.pekko.actor.ActorSystem
 import scala.concurrent.{Await, ExecutionContext, Future as SFuture, blocking}
 import scala.concurrent.duration.{Duration, DurationInt}
@@ -22,6 +23,10 @@ import weft.keyed.Sequentially
  * thread), Pekko and the Future chain on a virtual thread started per invocation, cats-effect
  * as one `unsafeRunSync` of the whole loop on its own runtime.
  *
+ * Every contender's executor lives for the whole trial, as the peers' actor system, semaphores
+ * and execution context do: weft's [[Sequentially]] belongs to a scope held open by a host
+ * thread from `setup` to `teardown`, and the invocations submit to it from their own scopes.
+ *
  * @param keySpace
  *   keys are drawn uniformly from `[0, keySpace)`; `0` means any `Int` (effectively distinct)
  * @param sleepy
@@ -39,6 +44,10 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
   private var pekko: PekkoSequentially = null
   private var catsSeq: CatsSequentially = null
   private var chain: FutureChainSequentially = null
+  @volatile private var seq: Sequentially[Int] = null
+  private val seqReady = CountDownLatch(1)
+  private val seqRelease = CountDownLatch(1)
+  private var seqHost: Thread = null
   private val runtime: IORuntime = _root_.cats.effect.unsafe.implicits.global
 
   /** Creates the peers (once per trial). */
@@ -50,10 +59,18 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
     catsSeq =
       CatsSequentially.create(PekkoSequentially.defaultBuckets).unsafeRunSync()(using runtime)
     chain = FutureChainSequentially(using ExecutionContext.global)
+    seqHost = Thread.ofPlatform().name("sequentially-host").start: () =>
+      Async.blocking:
+        seq = Sequentially[Int]()
+        seqReady.countDown()
+        seqRelease.await()
+    seqReady.await()
 
   /** Stops the peers. */
   def teardown(): Unit =
     Await.result(system.terminate(), 1.minute)
+    seqRelease.countDown()
+    seqHost.join()
 
   /** The offset of this invocation's keys in the table; advances the cursor. */
   private def nextBase(): Int =
@@ -69,7 +86,6 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
   def weftSubmit(): Int =
     val base = nextBase()
     Async.blocking:
-      val seq = Sequentially[Int]()
       val fs = new Array[Future[Unit]](Batch)
       var done = 0
       var b = 0
@@ -90,7 +106,6 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
   def weftRun(): Int =
     val base = nextBase()
     Async.blocking:
-      val seq = Sequentially[Int]()
       var done = 0
       var n = 0
       while n < Batch * batches do
