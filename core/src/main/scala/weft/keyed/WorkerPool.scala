@@ -23,8 +23,8 @@ import weft.runtime.Fiber
  * and the only interrupt a worker fiber ever receives is a task's (cleared after the task).
  *
  * ==Algorithm (in the style of work-searching schedulers)==
- * Lanes ready to run go into one lock-free queue, `ready` (a [[ReadyQueue]]). `searching` counts the workers that
- * are looking for work, or have been woken or spawned to look. A worker:
+ * Lanes ready to run go into one lock-free queue, `ready` (a [[ReadyQueue]]). `searching` counts
+ * the workers that are looking for work, or have been woken or spawned to look. A worker:
  *   1. polls `ready`, spinning briefly when it is empty and no other worker is searching;
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
@@ -211,8 +211,14 @@ private[keyed] object WorkerPool:
   /** An atomic counter padded to a cache line of its own (the middle of 33 ints). */
   final class Searching:
     private val slots = AtomicIntegerArray(33)
+
+    /** The count (a volatile read). */
     def get(): Int = slots.get(16)
+
+    /** Adds one; returns the new count. */
     def incrementAndGet(): Int = slots.incrementAndGet(16)
+
+    /** Subtracts one; returns the new count. */
     def decrementAndGet(): Int = slots.decrementAndGet(16)
 
   inline val ACTIVE = 0
