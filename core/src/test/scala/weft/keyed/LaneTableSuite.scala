@@ -15,6 +15,10 @@ final case class Collider(id: Int, hash: Int):
 /**
  * Lincheck target: a [[LaneTable]] of one bin that grows at chains of two, so that growth races
  * with every operation. Keys 1..4 have hash codes 1..4 (spread leaves them as they are).
+ *
+ * The operations follow the executor's protocol: a lane dies by a CAS of its `count` from 1 to
+ * `RETIRED` (as its last task's runner does), and only dead lanes are removed, by identity,
+ * either at once or never (left for an install of their key to replace).
  */
 @Param(name = "k", gen = classOf[IntGen], conf = "1:4")
 class LincheckLaneTable:
@@ -24,17 +28,18 @@ class LincheckLaneTable:
 
   @Operation def contains(k: Int): Boolean = t.get(k) != null
 
-  @Operation def removeKey(k: Int): Boolean =
-    val l = t.get(k)
-    l != null && t.remove(l)
+  /** Retires the key's live lane and removes it; `false` if the key has no live lane. */
+  @Operation def retireAndRemove(k: Int): Boolean =
+    val l = retire(k)
+    if l != null then t.remove(l)
+    l != null
 
-  /** Marks the key's lane retired (as its last task's runner does) and leaves it in the table. */
-  @Operation def retireKey(k: Int): Boolean =
+  /** Retires the key's live lane and leaves it in the table; `false` if there is none. */
+  @Operation def retireKey(k: Int): Boolean = retire(k) != null
+
+  private def retire(k: Int): Lane[Int] | Null =
     val l = t.get(k)
-    if l == null then false
-    else
-      l.count = Lane.RETIRED
-      true
+    if l != null && Lane.COUNT.compareAndSet(l, 1, Lane.RETIRED) then l else null
 
 /** The key map of [[Sequentially]]: semantics, growth, concurrency and linearizability. */
 class LaneTableSuite extends munit.FunSuite:
