@@ -2,11 +2,9 @@ package weft.keyed
 
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
-import org.jetbrains.kotlinx.lincheck.LinCheckerKt
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
-import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions
-import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions
+import weft.LincheckRuns
 
 /** A key whose hash code is chosen by the test, to force collisions. */
 final case class Collider(id: Int, hash: Int):
@@ -157,12 +155,7 @@ class LaneTableSuite extends munit.FunSuite:
       assertEquals(present, k % 2 == 1, s"key ${id * keysPerThread + k}")
 
   test("linearizable under model checking (growth racing installs and removals)"):
-    val o = ModelCheckingOptions().iterations(10).invocationsPerIteration(30).threads(2)
-      .actorsPerThread(3)
-    o.invocationTimeout$lincheck(60_000L) // see ChannelLincheckSuite
-    LinCheckerKt.check(o, classOf[LincheckLaneTable])
+    LincheckRuns.modelCheck(classOf[LincheckLaneTable], 10, 30, threads = 2, actorsPerThread = 3)
 
   test("linearizable under stress"):
-    val o = StressOptions().iterations(20).invocationsPerIteration(500).threads(3)
-      .actorsPerThread(3)
-    LinCheckerKt.check(o, classOf[LincheckLaneTable])
+    LincheckRuns.stress(classOf[LincheckLaneTable], 20, 500, threads = 3, actorsPerThread = 3)

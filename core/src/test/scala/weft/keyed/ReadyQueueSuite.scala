@@ -2,11 +2,9 @@ package weft.keyed
 
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
-import org.jetbrains.kotlinx.lincheck.LinCheckerKt
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
-import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions
-import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions
+import weft.LincheckRuns
 
 /**
  * Lincheck target: a [[ReadyQueue]] fed with fresh lanes (a lane is offered once in its life);
@@ -80,12 +78,7 @@ class ReadyQueueSuite extends munit.FunSuite:
     assert(q.isEmpty)
 
   test("linearizable under model checking"):
-    val o = ModelCheckingOptions().iterations(20).invocationsPerIteration(50).threads(3)
-      .actorsPerThread(3)
-    o.invocationTimeout$lincheck(60_000L) // see ChannelLincheckSuite
-    LinCheckerKt.check(o, classOf[LincheckReadyQueue])
+    LincheckRuns.modelCheck(classOf[LincheckReadyQueue], 20, 50, threads = 3, actorsPerThread = 3)
 
   test("linearizable under stress"):
-    val o = StressOptions().iterations(20).invocationsPerIteration(1000).threads(3)
-      .actorsPerThread(3)
-    LinCheckerKt.check(o, classOf[LincheckReadyQueue])
+    LincheckRuns.stress(classOf[LincheckReadyQueue], 20, 1000, threads = 3, actorsPerThread = 3)

@@ -1,0 +1,39 @@
+package weft
+
+import org.jetbrains.kotlinx.lincheck.LinCheckerKt
+import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions
+import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions
+
+/** Lincheck runs sized for CI on 2 cores, shared by the suites of the lock-free structures. */
+object LincheckRuns:
+
+  /**
+   * Model-checks `target` (a class with `@Operation`s): `iterations` scenarios of `threads` x
+   * `actorsPerThread` operations, `invocations` interleavings each.
+   */
+  def modelCheck(
+      target: Class[?],
+      iterations: Int,
+      invocations: Int,
+      threads: Int,
+      actorsPerThread: Int
+  ): Unit =
+    val o = ModelCheckingOptions().iterations(iterations).invocationsPerIteration(invocations)
+      .threads(threads).actorsPerThread(actorsPerThread)
+    // Lincheck instruments classes lazily inside an invocation; at load ~9 on 2 cores that once
+    // outlasted its default 20 s invocation timeout and was reported as a hang. 2.39 exposes the
+    // setting only under its Kotlin-internal name.
+    o.invocationTimeout$lincheck(60_000L)
+    LinCheckerKt.check(o, target)
+
+  /** Runs `target` in stress mode: real threads, `iterations` x `invocations` executions. */
+  def stress(
+      target: Class[?],
+      iterations: Int,
+      invocations: Int,
+      threads: Int,
+      actorsPerThread: Int
+  ): Unit =
+    val o = StressOptions().iterations(iterations).invocationsPerIteration(invocations)
+      .threads(threads).actorsPerThread(actorsPerThread)
+    LinCheckerKt.check(o, target)
