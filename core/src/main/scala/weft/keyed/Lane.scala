@@ -212,7 +212,7 @@ private[keyed] object Lane:
     )
 
 /** The fields every lookup reads: written once, at construction (see "Layout" in [[Lane]]). */
-private[keyed] abstract class LaneKey[K](val key: K) extends ReadyLink:
+private[keyed] abstract class LaneKey[K](val key: K):
   /** The key's spread hash code, cached for [[LaneTable]]. */
   val hash: Int = LaneTable.spread(key.##)
 

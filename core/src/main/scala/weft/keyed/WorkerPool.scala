@@ -1,6 +1,6 @@
 package weft.keyed
 
-import java.util.concurrent.ConcurrentLinkedDeque
+import java.util.concurrent.{ConcurrentLinkedDeque, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}
 import weft.{Async, Cancellable}
 import weft.runtime.Fiber
@@ -23,8 +23,8 @@ import weft.runtime.Fiber
  * and the only interrupt a worker fiber ever receives is a task's (cleared after the task).
  *
  * ==Algorithm (in the style of work-searching schedulers)==
- * Lanes ready to run go into one lock-free queue, `ready` (a [[ReadyQueue]]). `searching` counts
- * the workers that are looking for work, or have been woken or spawned to look. A worker:
+ * Lanes ready to run go into one lock-free queue, `ready`. `searching` counts the workers that
+ * are looking for work, or have been woken or spawned to look. A worker:
  *   1. polls `ready`, spinning briefly when it is empty and no other worker is searching;
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
@@ -62,7 +62,7 @@ private[keyed] final class WorkerPool(
 ):
   import WorkerPool.*
 
-  private val ready = ReadyQueue()
+  private val ready = ConcurrentLinkedQueue[Lane[?]]()
   private val idle = ConcurrentLinkedDeque[Worker]()
 
   /**
