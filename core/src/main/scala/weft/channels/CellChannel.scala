@@ -215,8 +215,11 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     var done = false
     while !done do
       val ws = watchers.get()
-      val without = ws.filterNot(_ eq w)
-      done = (without.length == ws.length) || watchers.compareAndSet(ws, without)
+      // The usual case, one watcher, without building a new list.
+      if ws eq Nil then done = true
+      else if (ws.head eq w) && (ws.tail eq Nil) then done = watchers.compareAndSet(ws, Nil)
+      else if !ws.exists(_ eq w) then done = true
+      else done = watchers.compareAndSet(ws, ws.filterNot(_ eq w))
 
   /** Re-offers the head to every watcher until none takes anything. */
   private[channels] def notifyWatchers(): Unit =

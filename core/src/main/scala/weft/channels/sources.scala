@@ -18,22 +18,24 @@ private[channels] final class ReadSource[T](ch: CellChannel[T]) extends Source[T
     finished
 
   def onComplete(k: Listener[Try[T]]): Unit =
+    // Registered first, then served: a value stored meanwhile is not missed. No serve before
+    // registering: a listener arrives here after a poll that found nothing (`Async.await`,
+    // `Selector`), and each serve reads cells and counters the senders are writing.
     val w = Watch(k)
+    ch.addWatch(w)
     if ch.serve(w) then
+      ch.removeWatch(w)
       if ch.watchers.get() ne Nil then ch.notifyWatchers()
-    else
-      // Registered first, then served again: a value stored meanwhile is not missed.
-      ch.addWatch(w)
-      if ch.serve(w) then
-        ch.removeWatch(w)
-        if ch.watchers.get() ne Nil then ch.notifyWatchers()
 
   def dropListener(k: Listener[Try[T]]): Unit =
-    ch.watchers.get().find(_.k == k) match
-      case Some(w) =>
+    var ws = ch.watchers.get()
+    while ws ne Nil do
+      val w = ws.head
+      if w.k == k then
         ch.removeWatch(w)
         w.kill()
-      case None => ()
+        return
+      ws = ws.tail
 
 /**
  * `sendSource(x)` of a [[CellChannel]]: sends at once if possible, otherwise parks a
