@@ -217,7 +217,7 @@ private[weft] object JvmAsync:
     def complete(data: T, source: Source[T]): Unit =
       result = data
       done = true
-      fiber.unpark()
+      fiber.unparkOther()
     def isDone: Boolean = done
     def value: T = result.asInstanceOf[T]
 

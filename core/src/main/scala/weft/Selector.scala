@@ -83,7 +83,7 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     result = data
     winner = i
     retire()
-    fiber.unpark()
+    fiber.unparkOther()
     dropRegistered()
 
   private def dropRegistered(): Unit =

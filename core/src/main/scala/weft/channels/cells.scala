@@ -107,7 +107,7 @@ private[channels] object Cells:
       val l = listener
       if l == null then
         this.outcome = outcome
-        fiber.nn.unpark()
+        fiber.nn.unparkOther()
       else
         val r: Try[Unit] =
           if outcome eq Done then Success(()) else scala.util.Failure(ChannelClosedException())

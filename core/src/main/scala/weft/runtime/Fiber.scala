@@ -78,6 +78,13 @@ object Fiber:
     /** Interrupts the fiber: a blocking call in it returns early. */
     inline def interrupt(): Unit = f.interrupt()
 
+    /**
+     * Wakes the fiber unless it is the caller: a fiber completing its own wait (a select or a
+     * send served on its own thread) must not leave a permit that makes its next park return at
+     * once.
+     */
+    inline def unparkOther(): Unit = if f ne Thread.currentThread() then LockSupport.unpark(f)
+
     /** Whether the fiber has started and not yet finished. */
     inline def isAlive: Boolean = f.isAlive
 
