@@ -41,7 +41,7 @@ private[keyed] final class RetiredLanes(remove: Lane[?] => Unit):
 
   /** Removes from the table every lane handed over so far (any fiber; cheap when none). */
   def sweep(): Unit =
-    if stack.get() != null then
+    if pending then
       var l = stack.getAndSet(null)
       while l != null do
         val next = l.nextRetired

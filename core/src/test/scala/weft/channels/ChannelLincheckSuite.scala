@@ -1,11 +1,9 @@
 package weft.channels
 
-import org.jetbrains.kotlinx.lincheck.LinCheckerKt
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
-import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions
-import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions
 import scala.util.{Failure, Success}
+import weft.LincheckRuns
 
 /**
  * The non-blocking face of a channel, for Lincheck: `trySend`, `tryRead` and `close`, with
@@ -42,21 +40,13 @@ class LincheckUnbounded extends LincheckChannelOps(UnboundedChannel[Int]())
 class ChannelLincheckSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(170, "s")
 
+  // Sized for CI on 2 cores: each model-checking invocation explores one interleaving of the
+  // channel's spin-then-park loops, which is slow; 2 x 20 still found the trySend race.
   private def modelCheck(c: Class[?], iterations: Int = 2, actorsPerThread: Int = 2): Unit =
-    // Sized for CI on 2 cores: each model-checking invocation explores one interleaving of the
-    // channel's spin-then-park loops, which is slow; 2 x 20 still found the trySend race.
-    val o = ModelCheckingOptions().iterations(iterations).invocationsPerIteration(20).threads(2)
-      .actorsPerThread(actorsPerThread)
-    // Lincheck instruments classes lazily inside an invocation; at load ~9 on 2 cores that once
-    // outlasted its default 20 s invocation timeout and was reported as a hang. 2.39 exposes
-    // the setting only under its Kotlin-internal name.
-    o.invocationTimeout$lincheck(60_000L)
-    LinCheckerKt.check(o, c)
+    LincheckRuns.modelCheck(c, iterations, 20, threads = 2, actorsPerThread = actorsPerThread)
 
   private def stress(c: Class[?]): Unit =
-    val o = StressOptions().iterations(10).invocationsPerIteration(200).threads(3)
-      .actorsPerThread(3)
-    LinCheckerKt.check(o, c)
+    LincheckRuns.stress(c, 10, 200, threads = 3, actorsPerThread = 3)
 
   test("LincheckUnbounded: model checking, three operations per thread"):
     // A deeper search on the cheapest kind: with 2 operations per thread the search missed a
