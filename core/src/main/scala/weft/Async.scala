@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.CancellationException
 import scala.annotation.implicitNotFound
+import scala.compiletime.uninitialized
 import scala.util.Try
 import weft.runtime.{AsyncSupport, Fiber}
 
@@ -212,8 +213,8 @@ private[weft] object JvmAsync:
   /** The listener of one `await`: stores the value and unparks the waiting fiber. */
   final class Waiter[T](fiber: Fiber) extends Listener[T]:
     val lock: ListenerLock | Null = null
-    @volatile private var done = false
-    private var result: T | Null = null
+    @volatile private var done: Boolean = uninitialized
+    private var result: T | Null = uninitialized
     def complete(data: T, source: Source[T]): Unit =
       result = data
       done = true

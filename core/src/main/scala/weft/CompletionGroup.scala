@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.locks.ReentrantLock
+import scala.compiletime.uninitialized
 import weft.runtime.Fiber
 
 /** Something that can be cancelled, and that belongs to at most one [[CompletionGroup]]. */
@@ -9,7 +10,7 @@ trait Cancellable:
   /** Requests cancellation. Idempotent; never blocks for long. */
   def cancel(): Unit
 
-  @volatile private var owner: CompletionGroup | Null = null
+  @volatile private var owner: CompletionGroup | Null = uninitialized
 
   /**
    * Makes this a member of `group` (leaving any previous group): cancelled when it is.
@@ -56,8 +57,8 @@ trait Cancellable:
 class CompletionGroup extends Cancellable:
   import CompletionGroup.Members
 
-  @volatile private var membersRef: Members | Null = null
-  @volatile private var cancelled = false
+  @volatile private var membersRef: Members | Null = uninitialized
+  @volatile private var cancelled: Boolean = uninitialized
 
   private def members(): Members =
     val m = membersRef

@@ -3,6 +3,7 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
 import scala.annotation.tailrec
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Try}
 
 /**
@@ -17,11 +18,20 @@ import scala.util.{Failure, Try}
  * Adding or dropping a listener swaps in a new list; completing swaps in the result and then
  * offers it to every listener of the list it replaced. No locks; awaiting a completed future
  * reads one field and allocates nothing.
+ *
+ * ==No volatile store in a constructor==
+ * `state` is declared `= uninitialized`, not `= null`: Scala emits an explicit store for an
+ * initializer, even of the default value, and a volatile store is a full fence (on x86 a locked
+ * instruction that waits for the store buffer to drain, with all the freshly allocated lines
+ * in it). Objects made per operation (futures, tasks, lanes, locks, groups) follow this rule
+ * everywhere in weft: defaults are left implicit, and a non-default initial value is written
+ * with a plain `VarHandle.set` (safe, since every such object is published by a CAS or a
+ * volatile write). Before this rule, a keyed `submit` paid about ten such fences.
  */
 private[weft] class CoreFuture[T] extends Future[T]:
   import CoreFuture.*
 
-  @volatile private var state: AnyRef | Null = null
+  @volatile private var state: AnyRef | Null = uninitialized
 
   /** Whether the future has a result. */
   final def isDone: Boolean = state.isInstanceOf[Try[?]]

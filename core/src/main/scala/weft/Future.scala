@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.CancellationException
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
 
 /**
@@ -91,7 +92,7 @@ object Future:
 
   /** A completable future whose `cancel` also runs the resolver's cancel handler. */
   private final class ResolverFuture[T] extends CoreFuture[T], Resolver[T]:
-    @volatile private var cancelHandler: (() => Unit) | Null = null
+    @volatile private var cancelHandler: (() => Unit) | Null = uninitialized
     def complete(result: Try[T]): Unit = tryComplete(result)
     def onCancel(handler: () => Unit): Unit = cancelHandler = handler
     override def cancel(): Unit =

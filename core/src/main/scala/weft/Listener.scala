@@ -2,6 +2,7 @@ package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.atomic.AtomicLong
+import scala.compiletime.uninitialized
 import weft.runtime.Fiber
 
 /**
@@ -140,11 +141,11 @@ object ListenerLock:
 class NumberedLock extends ListenerLock:
   import NumberedLock.*
 
-  @volatile private var state: Int = FREE
+  @volatile private var state: Int = uninitialized // FREE, the default 0
 
   // Drawn from the global counter only when a second lock is paired with this one (see
   // `number`): most listeners are completed alone, and never touch that shared counter.
-  @volatile private var assigned: Long = 0L
+  @volatile private var assigned: Long = uninitialized
 
   /**
    * This lock's number in the global order, drawn on first use (a CAS from `0` settles a race
@@ -176,6 +177,8 @@ class NumberedLock extends ListenerLock:
   def isRetired: Boolean = state == DONE
 
 private object NumberedLock:
+
+  /** Must stay 0: a new lock's `state` is left at its default (see [[weft.CoreFuture]]). */
   inline val FREE = 0
   inline val HELD = 1
   inline val DONE = 2

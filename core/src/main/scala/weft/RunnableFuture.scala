@@ -2,6 +2,7 @@ package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
 import weft.runtime.Fiber
 
@@ -28,8 +29,8 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
   import RunnableFuture.*
 
   private val children = CompletionGroup()
-  @volatile private var fiber: Fiber | Null = null
-  @volatile private var cancelState: Int = 0
+  @volatile private var fiber: Fiber | Null = uninitialized
+  @volatile private var cancelState: Int = uninitialized
 
   /** Whether cancellation has been requested (deferred or not). */
   def cancellationPending: Boolean =

@@ -2,6 +2,7 @@ package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.annotation.tailrec
+import scala.compiletime.uninitialized
 import scala.concurrent.duration.{FiniteDuration, MILLISECONDS}
 import weft.runtime.{AsyncSupport, Scheduler}
 
@@ -41,8 +42,8 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
   def this(millis: Long) = this(StartableTimer.millisToDuration(millis))
 
   @volatile private var state: AnyRef = Nil
-  @volatile private var handle: Scheduler.Cancel | Null = null
-  @volatile private var started: Boolean = false
+  @volatile private var handle: Scheduler.Cancel | Null = uninitialized
+  @volatile private var started: Boolean = uninitialized
 
   /** The delay in whole milliseconds. */
   def millis: Long = duration.toMillis

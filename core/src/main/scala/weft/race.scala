@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicReference
+import scala.compiletime.uninitialized
 
 /**
  * A source offering the first value of any of `sources`; the others keep their values.
@@ -82,7 +83,7 @@ object RaceSource:
     /** The listener this wrapper forwards to. */
     def outer: Listener[T] = k
 
-    @volatile private var done = false
+    @volatile private var done: Boolean = uninitialized
     private val own: NumberedLock | Null = if k.lock == null then NumberedLock() else null
 
     val lock: ListenerLock | Null =

@@ -2,6 +2,7 @@ package weft.keyed
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
 import weft.{Async, CompletionGroup, CoreFuture, JvmAsync}
 import weft.runtime.{AsyncSupport, Fiber}
@@ -31,11 +32,13 @@ private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
   import KeyedTask.*
 
   /** The next task of the same key (written by the producer that enqueues it). */
-  @volatile private[keyed] var next: KeyedTask[?] | Null = null
+  @volatile private[keyed] var next: KeyedTask[?] | Null = uninitialized
 
-  @volatile private var state: Int = PENDING
-  @volatile private var runner: Fiber | Null = null
-  @volatile private var scope: CompletionGroup | Null = null
+  @volatile private var state: Int = uninitialized // PENDING, the default 0
+  // Plain fields (see "Run and cancel"): written before the CAS that starts the body and read
+  // by a canceller only after its own CAS from `RUNNING`, which orders them.
+  private var runner: Fiber | Null = uninitialized
+  private var scope: CompletionGroup | Null = uninitialized
 
   /**
    * Runs the body on the current fiber, unless the task was cancelled, and completes the
@@ -107,6 +110,8 @@ private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
     else false
 
 private[keyed] object KeyedTask:
+
+  /** Must stay 0: a new task's `state` is left at its default (see [[weft.CoreFuture]]). */
   inline val PENDING = 0
   inline val RUNNING = 1
   inline val CANCELLING = 2

@@ -2,6 +2,7 @@ package weft.keyed
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Success}
 import weft.{Async, Promise}
 
@@ -55,16 +56,19 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
   import Lane.*
 
   /** The last task taken by the baton holder (consumer side only). */
-  @volatile private var head: KeyedTask[?] | Null = first
+  @volatile private var head: KeyedTask[?] | Null = uninitialized
 
   /** The task the lane was created with, not yet taken by the baton holder. */
-  @volatile private var initial: KeyedTask[?] | Null = first
+  @volatile private var initial: KeyedTask[?] | Null = uninitialized
 
   /** Tasks finished by the baton holder and not yet subtracted from `count`. */
-  private var unsettled = 0
+  private var unsettled: Int = uninitialized
 
   /** The next lane on the way out of the table, once retired (see [[RetiredLanes]]). */
-  private[keyed] var nextRetired: Lane[?] | Null = null
+  private[keyed] var nextRetired: Lane[?] | Null = uninitialized
+
+  HEAD.set(this, first)
+  INITIAL.set(this, first)
 
   /** Whether the lane is dead: its last task finished; a new task of its key needs a new lane. */
   def isRetired: Boolean = count == RETIRED
@@ -210,6 +214,11 @@ private[keyed] object Lane:
       "waiters",
       classOf[ConcurrentLinkedQueue[?]]
     )
+  private val laneLookup = MethodHandles.privateLookupIn(classOf[Lane[?]], MethodHandles.lookup())
+  private val HEAD: VarHandle =
+    laneLookup.findVarHandle(classOf[Lane[?]], "head", classOf[KeyedTask[?]])
+  private val INITIAL: VarHandle =
+    laneLookup.findVarHandle(classOf[Lane[?]], "initial", classOf[KeyedTask[?]])
 
 /** The fields every lookup reads: written once, at construction (see "Layout" in [[Lane]]). */
 private[keyed] abstract class LaneKey[K](val key: K):
@@ -222,8 +231,10 @@ private[keyed] abstract class LaneKey[K](val key: K):
  */
 private[keyed] abstract class LaneProducerFields[K](key: K, first: KeyedTask[?] | Null)
     extends LaneKey[K](key):
-  @volatile private[keyed] var count: Int = 1
-  @volatile private[keyed] var tail: KeyedTask[?] | Null = first
-  @volatile private[keyed] var entry: KeyedTask[?] | Null = null
-  @volatile private[keyed] var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = null
-  private[keyed] var q01, q02, q03, q04, q05, q06, q07, q08 = 0L
+  @volatile private[keyed] var count: Int = uninitialized
+  @volatile private[keyed] var tail: KeyedTask[?] | Null = uninitialized
+  @volatile private[keyed] var entry: KeyedTask[?] | Null = uninitialized
+  @volatile private[keyed] var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = uninitialized
+  Lane.COUNT.set(this, 1)
+  Lane.TAIL.set(this, first)
+  private[keyed] var q01, q02, q03, q04, q05, q06, q07, q08: Long = uninitialized
