@@ -121,6 +121,8 @@ private[keyed] object KeyedTask:
   val cleared: Async ?=> Nothing =
     throw IllegalStateException("a Sequentially task body ran twice")
 
-  val STATE: VarHandle =
-    MethodHandles.privateLookupIn(classOf[KeyedTask[?]], MethodHandles.lookup())
-      .findVarHandle(classOf[KeyedTask[?]], "state", classOf[Int])
+  private val lookup = MethodHandles.privateLookupIn(classOf[KeyedTask[?]], MethodHandles.lookup())
+  val STATE: VarHandle = lookup.findVarHandle(classOf[KeyedTask[?]], "state", classOf[Int])
+
+  /** The `next` link, written with release stores (see "Fences" in [[Lane]]). */
+  val NEXT: VarHandle = lookup.findVarHandle(classOf[KeyedTask[?]], "next", classOf[KeyedTask[?]])

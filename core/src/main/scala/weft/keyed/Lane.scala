@@ -45,6 +45,14 @@ import weft.{Async, Promise}
  * producers' line: a second pad there made every lane a cache line larger, which cost more
  * than it saved with many distinct keys, where each lane serves one task.
  *
+ * ==Fences==
+ * Only the steps that decide something are full fences: the producer's swap of `tail`, and the
+ * CASes of `count`. Every other write (linking a task, the holder moving `head`, clearing what
+ * it consumed) is a release store, a plain move on x86: a reader that sees the reference sees the
+ * task it points to, which is all these writes publish, and no decision depends on their
+ * order with a later read. A volatile store there would be a full fence per task on each side;
+ * likewise no field is initialized by a volatile store (see [[weft.CoreFuture]]).
+ *
  * ==Backpressure==
  * A producer finding the lane full registers a promise in `waiters` (allocated on first use),
  * re-checks `count`, and awaits the promise. The baton holder completes one waiter per finished
@@ -85,13 +93,13 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
   /** Appends an admitted task. */
   def push(t: KeyedTask[?]): Unit =
     val prev = TAIL.getAndSet(this, t).asInstanceOf[KeyedTask[?] | Null]
-    if prev == null then entry = t else prev.next = t
+    if prev == null then ENTRY.setRelease(this, t) else KeyedTask.NEXT.setRelease(prev, t)
 
   /** The next task to run (baton holder only; a task must have been admitted). */
   def take(): KeyedTask[?] =
     val i = initial
     if i != null then
-      initial = null
+      INITIAL.setRelease(this, null)
       i
     else
       val h = head
@@ -101,9 +109,9 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
         weft.runtime.Fiber.spinPause(spins)
         spins += 1
         n = if h == null then entry else h.next
-      head = n
-      if h != null then h.next = null // a consumed task must not keep its successors alive
-      else entry = null
+      HEAD.setRelease(this, n)
+      // a consumed task must not keep its successors alive
+      if h != null then KeyedTask.NEXT.setRelease(h, null) else ENTRY.setRelease(this, null)
       n.nn
 
   /**
@@ -129,8 +137,9 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
             decided = true
         else if COUNT.compareAndSet(this, c, c - done) then decided = true
       if retired then
-        tail = null // no producer pushes after retirement; drop the reference to the last task
-        head = null
+        // no producer pushes after retirement; drop the references to the tasks
+        TAIL.setRelease(this, null)
+        HEAD.setRelease(this, null)
       val w = waiters
       if w != null then
         if retired then wakeAll(w)
@@ -208,6 +217,8 @@ private[keyed] object Lane:
     lookup.findVarHandle(classOf[LaneProducerFields[?]], "count", classOf[Int])
   val TAIL: VarHandle =
     lookup.findVarHandle(classOf[LaneProducerFields[?]], "tail", classOf[KeyedTask[?]])
+  private val ENTRY: VarHandle =
+    lookup.findVarHandle(classOf[LaneProducerFields[?]], "entry", classOf[KeyedTask[?]])
   val WAITERS: VarHandle =
     lookup.findVarHandle(
       classOf[LaneProducerFields[?]],
