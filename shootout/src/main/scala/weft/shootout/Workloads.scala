@@ -1,5 +1,7 @@
 package weft.shootout
 
+import WorkloadSupport.*
+
 /**
  * The workload registry: adding a workload is one entry in `all`.
  *
@@ -13,21 +15,6 @@ object Workloads:
 
   /** The contender every ratio is computed against. */
   val Baseline: String = "weft"
-
-  private def jmh(regex: String): JmhPart = JmhPart(Module.Bench, regex)
-
-  /** Seed 002 publishes no JMH parameters; `--full` uses these. */
-  private val seed002Full = Params(5, "2s", 10, "2s", 3)
-
-  private val seed002Source =
-    "seed 002: ThinkPad L15, i7-1165G7 @ 2.80GHz, OpenJDK 20, Scala 3.3.0-RC3; the seed's own " +
-      "(lock-based, pre-weft) library; iteration counts not published"
-
-  private val amortised =
-    "JMH: 1 platform thread. Each invocation hands off once to the contender's own kind of thread " +
-      "and runs the loop there, @OperationsPerInvocation amortising that single handoff: weft in " +
-      "Async.blocking (a virtual thread); virtualThread, ox and scalaFuture in a virtual thread started " +
-      "per invocation; cats-effect and ZIO as one unsafeRun of the whole loop on their own fiber runtime."
 
   /** `future-spawn-await`: create a runnable future and await it (seed 002, Future). */
   val futureSpawnAwait: Workload = Workload(
@@ -167,242 +154,20 @@ object Workloads:
     notes = "Two spinning threads need two free cores: on a busy 2-core machine this collapses."
   )
 
-  private def channel(id: String, cls: String, title: String, published: Seq[Published] = Nil) =
-    Workload(
-      id = id,
-      title = title,
-      seed = "seed 002, Performance / channels",
-      runner = Runner.Jmh(
-        Seq(jmh(s"^weft\\.bench\\.channels\\.$cls\\.")),
-        Mode.Throughput,
-        full = seed002Full
-      ),
-      unit = "ops/s",
-      higherIsBetter = true,
-      threads = Seq(1),
-      threadSetup = s"see weft.bench.channels.$cls",
-      published = published,
-      publishedSource = if published.isEmpty then "" else seed002Source
-    )
+  /** The channel workloads (see [[ChannelWorkloads]]). */
+  val channels: Seq[Workload] = ChannelWorkloads.all
 
-  /** The channel workloads (benchmarks in `weft.bench.channels`, written with the channels). */
-  val channels: Seq[Workload] = Seq(
-    channel(
-      "channel-sync",
-      "ChannelSyncBench",
-      "one sender, one receiver over a rendezvous channel",
-      Seq(Published("SyncChannel (Linux)", 1, 319371, "ops/s", Some("weft")))
-    ),
-    channel(
-      "channel-buffered-16",
-      "ChannelBuffered16Bench",
-      "one sender, one receiver over a buffered channel of 16",
-      Seq(Published("BufferedChannel(1) (Linux), buffer 1 not 16", 1, 308286, "ops/s", None))
-    ),
-    channel(
-      "channel-buffered-100",
-      "ChannelBuffered100Bench",
-      "one sender, one receiver, buffer 100"
-    ),
-    channel(
-      "channel-unbounded",
-      "ChannelUnboundedBench",
-      "one sender, one receiver, unbounded channel"
-    ),
-    channel(
-      "channel-chain-1000",
-      "ChannelChain1000Bench",
-      "a value passed along a chain of 1000 channels"
-    ),
-    channel("select-2", "Select2Bench", "select over two channels")
-  )
+  /** The IO workloads (see [[IoWorkloads]]). */
+  val io: Seq[Workload] = IoWorkloads.all
 
-  /** The IO workloads (benchmarks in `weft.bench.io`, seed 002's file table and TCP). */
-  val io: Seq[Workload] =
-    def file(id: String, cls: String, title: String, published: Seq[Published]) = Workload(
-      id = id,
-      title = title,
-      seed = "seed 002, Performance / file IO",
-      runner =
-        Runner.Jmh(Seq(jmh(s"^weft\\.bench\\.io\\.$cls\\.")), Mode.AverageTime, full = seed002Full),
-      unit = "ns/op",
-      higherIsBetter = false,
-      threads = Seq(1),
-      threadSetup =
-        s"see weft.bench.io.$cls: every contender loops on one virtual thread; files on /dev/shm when present",
-      published = published,
-      publishedSource = if published.isEmpty then "" else seed002Source,
-      targets = Seq(Target.WithinFactorOf("jdkFiles", if id.endsWith("4b") then 1.3 else 1.1))
-    )
-    Seq(
-      file(
-        "file-read-4b",
-        "FileRead4bBench",
-        "read a 4-byte file as a string",
-        Seq(
-          Published("PIO.readString (Linux)", 1, 17100, "ns/op", Some("weft")),
-          Published("Files.readString (Linux)", 1, 4000, "ns/op", Some("jdkFiles"))
-        )
-      ),
-      file(
-        "file-write-4b",
-        "FileWrite4bBench",
-        "write a 4-byte string to a file",
-        Seq(
-          Published("PIO.writeString (Linux)", 1, 19000, "ns/op", Some("weft")),
-          Published("Files.writeString (Linux)", 1, 6000, "ns/op", Some("jdkFiles"))
-        )
-      ),
-      file(
-        "file-read-40mb",
-        "FileRead40mbBench",
-        "read a 40 MB file as a string",
-        Seq(
-          Published("PIO.readString (Linux)", 1, 28739000, "ns/op", Some("weft")),
-          Published("Files.readString (Linux)", 1, 12522000, "ns/op", Some("jdkFiles"))
-        )
-      ),
-      file(
-        "file-write-40mb",
-        "FileWrite40mbBench",
-        "write a 40 MB string to a file",
-        Seq(
-          Published("PIO.writeString (Linux)", 1, 17027000, "ns/op", Some("weft")),
-          Published("Files.writeString (Linux)", 1, 17118000, "ns/op", Some("jdkFiles"))
-        )
-      ),
-      Workload(
-        id = "tcp-echo-rtt",
-        title = "TCP echo round trip on loopback",
-        seed = "issue 6 (no seed figure)",
-        runner = Runner.Jmh(
-          Seq(jmh("^weft\\.bench\\.io\\.TcpEchoRttBench\\.")),
-          Mode.AverageTime,
-          full = seed002Full
-        ),
-        unit = "ns/op",
-        higherIsBetter = false,
-        threads = Seq(1),
-        threadSetup =
-          "see weft.bench.io.TcpEchoRttBench: client loop on one virtual thread, echo server on virtual threads"
-      )
-    )
+  /** The time workloads (see [[TimeWorkloads]]). */
+  val time: Seq[Workload] = TimeWorkloads.all
 
-  /** The time workloads (benchmarks in `weft.bench.time`). */
-  val time: Seq[Workload] =
-    def t(id: String, regex: String, title: String) = Workload(
-      id = id,
-      title = title,
-      seed = "issue 4 (no seed figure)",
-      runner = Runner.Jmh(Seq(jmh(regex)), Mode.Throughput, full = seed002Full),
-      unit = "ops/s",
-      higherIsBetter = true,
-      threads = Seq(1),
-      threadSetup = "see weft.bench.time: every contender's loop on its own kind of thread"
-    )
-    Seq(
-      t(
-        "timeout-fast",
-        "^weft\\.bench\\.time\\.TimeoutFast\\.(weft|ox|catsEffect|zio|noTimeout)$",
-        "withTimeout around a body that finishes at once"
-      ),
-      t(
-        "semaphore-uncontended",
-        "^weft\\.bench\\.time\\.SemaphorePermits\\.uncontended",
-        "acquire and release a free permit"
-      ),
-      t(
-        "semaphore-contended",
-        "^weft\\.bench\\.time\\.SemaphorePermits\\.contended",
-        "8 fibers, 2 permits"
-      ),
-      t("timer-arm-cancel", "^weft\\.bench\\.time\\.TimerArmCancel\\.", "arm a timer and cancel it")
-    )
+  /** The keyed-executor workloads (see [[KeyedWorkloads]]). */
+  val keyed: Seq[Workload] = KeyedWorkloads.all
 
-  /** The keyed-executor workloads (seed 001; benchmarks in `weft.bench.keyed`). */
-  val keyed: Seq[Workload] =
-    def k(id: String, cls: String, title: String, published: Seq[Published] = Nil) = Workload(
-      id = id,
-      title = title,
-      seed = "seed 001, SequentiallyCats vs Akka",
-      runner = Runner.Jmh(
-        Seq(jmh(s"^weft\\.bench\\.keyed\\.$cls\\.")),
-        Mode.Throughput,
-        full = Params(5, "10s", 5, "10s", 1)
-      ),
-      unit = "ops/s",
-      higherIsBetter = true,
-      threads = Seq(1),
-      threadSetup =
-        "1 JMH thread; each invocation hands off once to the contender's own kind of thread " +
-          "(weft: Async.blocking; Pekko and the Future chain: a virtual thread; cats-effect: one unsafeRunSync); " +
-          "score = batches of 1000 tasks per second",
-      published = published,
-      publishedSource = if published.isEmpty then ""
-      else
-        "seed 001: OpenJDK 21.0.2, Akka and Cats Effect, 5x10 s warm-up and measurement, other hardware"
-      ,
-      targets = Seq(Target.WithinFactorOf("pekkoActors", 1.0 / 1.5))
-    )
-    Seq(
-      k(
-        "sequentially-batch-1000",
-        "SequentiallyBatch1000",
-        "1000 tasks with random keys and empty bodies, awaited",
-        Seq(
-          Published("Cats applyF (F[T])", 1, 2058.68, "ops/s", Some("catsApplyFSequenced")),
-          Published("Akka (Future)", 1, 1434.05, "ops/s", Some("pekkoActors")),
-          Published("Cats apply (Future)", 1, 1213.68, "ops/s", None)
-        )
-      ),
-      k("sequentially-hot-keys", "SequentiallyHotKeys", "1000 tasks over 8 keys"),
-      k("sequentially-io", "SequentiallyIo", "1000 tasks sleeping 1 ms over 100 keys")
-    )
-
-  private def memory(id: String, million: Boolean) = Workload(
-    id = id,
-    title = if million then "heap per pending weft future, 1,000,000 of them in a 1 GiB heap"
-    else "heap retained per pending operation, 100,000 of them",
-    seed = "seed 003 (ask vs tell: jmap -histo:live of 100,000 pending operations)",
-    runner = Runner.External(
-      Module.Bench,
-      if million then "weft.bench.memory.MemoryShootout --million"
-      else "weft.bench.memory.MemoryShootout",
-      if million then Seq("weft")
-      else
-        Seq(
-          "weft",
-          "weft-tell",
-          "virtual-thread",
-          "scala-future",
-          "pekko-tell",
-          "cats-effect-fiber",
-          "zio-fiber",
-          "ox-fork"
-        )
-    ),
-    unit = "bytes/op",
-    higherIsBetter = false,
-    threads = Seq(1),
-    threadSetup =
-      "one fresh JVM per contender (ParallelGC, fixed heap); warm-up cycles, full GC, " +
-        "baseline; N operations made pending; full GC; (used - baseline) / N. Histograms: " +
-        "the top five classes per contender, and the seed's own histogram, at the end of the report.",
-    published = if million then Nil
-    else
-      Seq(
-        Published("Future (seed's histogram rows)", 1, 192.0, "bytes/op", Some("scala-future")),
-        Published("tell (seed's histogram rows)", 1, 48.0, "bytes/op", Some("pekko-tell"))
-      )
-    ,
-    publishedSource = if million then ""
-    else "seed 003: JDK 8, Akka, Scala 2.11, other hardware; only the rows of ~100k instances",
-    targets = if million then Nil else Seq(Target.WithinFactorOf("virtual-thread", 1.2))
-  )
-
-  /** The memory workloads (seed 003; an external harness in `weft.bench.memory`). */
-  val memoryWorkloads: Seq[Workload] =
-    Seq(memory("memory-pending-100k", million = false), memory("memory-pending-1m", million = true))
+  /** The memory workloads (see [[MemoryWorkloads]]). */
+  val memoryWorkloads: Seq[Workload] = MemoryWorkloads.all
 
   /** Every workload, in report order. */
   val all: Seq[Workload] =

@@ -1,0 +1,56 @@
+package weft.shootout
+
+import WorkloadSupport.{jmh, seed002Full, seed002Source}
+
+/** The channel workloads (seed 002; benchmarks in `weft.bench.channels`). */
+object ChannelWorkloads:
+
+  private def channel(id: String, cls: String, title: String, published: Seq[Published] = Nil) =
+    Workload(
+      id = id,
+      title = title,
+      seed = "seed 002, Performance / channels",
+      runner = Runner.Jmh(
+        Seq(jmh(s"^weft\\.bench\\.channels\\.$cls\\.")),
+        Mode.Throughput,
+        full = seed002Full
+      ),
+      unit = "ops/s",
+      higherIsBetter = true,
+      threads = Seq(1),
+      threadSetup = s"see weft.bench.channels.$cls",
+      published = published,
+      publishedSource = if published.isEmpty then "" else seed002Source
+    )
+
+  /** The channel workloads, in report order. */
+  val all: Seq[Workload] = Seq(
+    channel(
+      "channel-sync",
+      "ChannelSyncBench",
+      "one sender, one receiver over a rendezvous channel",
+      Seq(Published("SyncChannel (Linux)", 1, 319371, "ops/s", Some("weft")))
+    ),
+    channel(
+      "channel-buffered-16",
+      "ChannelBuffered16Bench",
+      "one sender, one receiver over a buffered channel of 16",
+      Seq(Published("BufferedChannel(1) (Linux), buffer 1 not 16", 1, 308286, "ops/s", None))
+    ),
+    channel(
+      "channel-buffered-100",
+      "ChannelBuffered100Bench",
+      "one sender, one receiver, buffer 100"
+    ),
+    channel(
+      "channel-unbounded",
+      "ChannelUnboundedBench",
+      "one sender, one receiver, unbounded channel"
+    ),
+    channel(
+      "channel-chain-1000",
+      "ChannelChain1000Bench",
+      "a value passed along a chain of 1000 channels"
+    ),
+    channel("select-2", "Select2Bench", "select over two channels")
+  )

@@ -1,0 +1,77 @@
+package weft.shootout
+
+import WorkloadSupport.{jmh, seed002Full, seed002Source}
+
+/** The IO workloads (seed 002's file table and TCP; benchmarks in `weft.bench.io`). */
+object IoWorkloads:
+
+  /** The IO workloads, in report order. */
+  val all: Seq[Workload] =
+    def file(id: String, cls: String, title: String, published: Seq[Published]) = Workload(
+      id = id,
+      title = title,
+      seed = "seed 002, Performance / file IO",
+      runner =
+        Runner.Jmh(Seq(jmh(s"^weft\\.bench\\.io\\.$cls\\.")), Mode.AverageTime, full = seed002Full),
+      unit = "ns/op",
+      higherIsBetter = false,
+      threads = Seq(1),
+      threadSetup =
+        s"see weft.bench.io.$cls: every contender loops on one virtual thread; files on /dev/shm when present",
+      published = published,
+      publishedSource = if published.isEmpty then "" else seed002Source,
+      targets = Seq(Target.WithinFactorOf("jdkFiles", if id.endsWith("4b") then 1.3 else 1.1))
+    )
+    Seq(
+      file(
+        "file-read-4b",
+        "FileRead4bBench",
+        "read a 4-byte file as a string",
+        Seq(
+          Published("PIO.readString (Linux)", 1, 17100, "ns/op", Some("weft")),
+          Published("Files.readString (Linux)", 1, 4000, "ns/op", Some("jdkFiles"))
+        )
+      ),
+      file(
+        "file-write-4b",
+        "FileWrite4bBench",
+        "write a 4-byte string to a file",
+        Seq(
+          Published("PIO.writeString (Linux)", 1, 19000, "ns/op", Some("weft")),
+          Published("Files.writeString (Linux)", 1, 6000, "ns/op", Some("jdkFiles"))
+        )
+      ),
+      file(
+        "file-read-40mb",
+        "FileRead40mbBench",
+        "read a 40 MB file as a string",
+        Seq(
+          Published("PIO.readString (Linux)", 1, 28739000, "ns/op", Some("weft")),
+          Published("Files.readString (Linux)", 1, 12522000, "ns/op", Some("jdkFiles"))
+        )
+      ),
+      file(
+        "file-write-40mb",
+        "FileWrite40mbBench",
+        "write a 40 MB string to a file",
+        Seq(
+          Published("PIO.writeString (Linux)", 1, 17027000, "ns/op", Some("weft")),
+          Published("Files.writeString (Linux)", 1, 17118000, "ns/op", Some("jdkFiles"))
+        )
+      ),
+      Workload(
+        id = "tcp-echo-rtt",
+        title = "TCP echo round trip on loopback",
+        seed = "issue 6 (no seed figure)",
+        runner = Runner.Jmh(
+          Seq(jmh("^weft\\.bench\\.io\\.TcpEchoRttBench\\.")),
+          Mode.AverageTime,
+          full = seed002Full
+        ),
+        unit = "ns/op",
+        higherIsBetter = false,
+        threads = Seq(1),
+        threadSetup =
+          "see weft.bench.io.TcpEchoRttBench: client loop on one virtual thread, echo server on virtual threads"
+      )
+    )

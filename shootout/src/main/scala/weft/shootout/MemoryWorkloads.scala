@@ -1,0 +1,49 @@
+package weft.shootout
+
+/** The memory workloads (seed 003; an external harness in `weft.bench.memory`). */
+object MemoryWorkloads:
+
+  private def memory(id: String, million: Boolean) = Workload(
+    id = id,
+    title = if million then "heap per pending weft future, 1,000,000 of them in a 1 GiB heap"
+    else "heap retained per pending operation, 100,000 of them",
+    seed = "seed 003 (ask vs tell: jmap -histo:live of 100,000 pending operations)",
+    runner = Runner.External(
+      Module.Bench,
+      if million then "weft.bench.memory.MemoryShootout --million"
+      else "weft.bench.memory.MemoryShootout",
+      if million then Seq("weft")
+      else
+        Seq(
+          "weft",
+          "weft-tell",
+          "virtual-thread",
+          "scala-future",
+          "pekko-tell",
+          "cats-effect-fiber",
+          "zio-fiber",
+          "ox-fork"
+        )
+    ),
+    unit = "bytes/op",
+    higherIsBetter = false,
+    threads = Seq(1),
+    threadSetup =
+      "one fresh JVM per contender (ParallelGC, fixed heap); warm-up cycles, full GC, " +
+        "baseline; N operations made pending; full GC; (used - baseline) / N. Histograms: " +
+        "the top five classes per contender, and the seed's own histogram, at the end of the report.",
+    published = if million then Nil
+    else
+      Seq(
+        Published("Future (seed's histogram rows)", 1, 192.0, "bytes/op", Some("scala-future")),
+        Published("tell (seed's histogram rows)", 1, 48.0, "bytes/op", Some("pekko-tell"))
+      )
+    ,
+    publishedSource = if million then ""
+    else "seed 003: JDK 8, Akka, Scala 2.11, other hardware; only the rows of ~100k instances",
+    targets = if million then Nil else Seq(Target.WithinFactorOf("virtual-thread", 1.2))
+  )
+
+  /** The memory workloads, in report order. */
+  val all: Seq[Workload] =
+    Seq(memory("memory-pending-100k", million = false), memory("memory-pending-1m", million = true))
