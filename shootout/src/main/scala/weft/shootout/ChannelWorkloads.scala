@@ -20,7 +20,8 @@ object ChannelWorkloads:
       threads = Seq(1),
       threadSetup = s"see weft.bench.channels.$cls",
       published = published,
-      publishedSource = if published.isEmpty then "" else seed002Source
+      publishedSource = if published.isEmpty then "" else seed002Source,
+      targets = Seq(Target.WithinFactorOf("jox", 1.0)) // issue 3: at least as fast as jox
     )
 
   /** The channel workloads, in report order. */

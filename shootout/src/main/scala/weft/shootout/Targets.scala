@@ -25,6 +25,9 @@ object Targets:
     case Target.WithinFactorOf(ref, f) =>
       s"weft costs at most ${Format.factor(f)} what `$ref` costs per op"
     case Target.AtLeast(score) => s"weft reaches at least ${Format.number(score)} $unit"
+    case Target.AheadOfPeers(f) =>
+      if f == 1.0 then "weft is ahead of every peer"
+      else s"weft does at least ${Format.factor(f)} the work of every peer"
 
   /** Every target of `w` at every thread count present in `rows`. */
   def check(w: Workload, rows: Seq[Row]): Seq[(Target, Int, Verdict)] =
@@ -51,4 +54,18 @@ object Targets:
               val text = s"weft ${Format.number(weft)} ${w.unit} (goal ${Format.number(min)})"
               if weft >= min then Verdict.Met(text) else Verdict.Missed(text)
             case None => Verdict.Unknown("no weft result")
+        case Target.AheadOfPeers(factor) =>
+          val peers = mine.filter(r => r.threads == threads && !r.contender.startsWith("weft"))
+          val best = peers.flatMap(r => r.score.map(s => (r.contender, s))).filter(_._2 > 0)
+          (score(Workloads.Baseline), best) match
+            case (Some(weft), Seq(_, _*)) if weft > 0 =>
+              val (name, top) =
+                if w.higherIsBetter then best.maxBy(_._2) else best.minBy(_._2)
+              val times = if w.higherIsBetter then weft / top else top / weft
+              val text =
+                s"weft does ${Format.factor(times)} the work of the best peer `$name` " +
+                  s"(goal ${Format.factor(factor)})"
+              if times >= factor then Verdict.Met(text) else Verdict.Missed(text)
+            case (None, _) => Verdict.Unknown("no weft result")
+            case _         => Verdict.Unknown("no peer result")
       (t, threads, verdict)

@@ -97,6 +97,12 @@ enum Target:
   /** weft's score is at least `score` (for higher-is-better units). */
   case AtLeast(score: Double)
 
+  /**
+   * weft does at least `factor` times the work per second of every peer, that is of every
+   * contender whose name does not start with `weft` (`weftRun` is weft in another shape).
+   */
+  case AheadOfPeers(factor: Double)
+
 /**
  * One workload of the shootout.
  *

@@ -79,3 +79,22 @@ class RowsSuite extends munit.FunSuite:
     )
     val verdicts = Targets.check(w, rows).map((_, t, v) => t -> v.label)
     assertEquals(verdicts, Seq(1 -> "MET", 3 -> "MISSED", 10 -> "NOT CHECKED"))
+
+  test("targets: weft ahead of every peer by a factor; weft's other shapes are not peers"):
+    val w = Workloads.keyed.head
+    val rows = Seq(
+      row("weft", 1, Some(300), w.id),
+      row("weftRun", 1, Some(9000), w.id),
+      row("pekkoActors", 1, Some(180), w.id),
+      row("futureChain", 1, Some(190), w.id),
+      row("weft", 2, Some(300), w.id),
+      row("pekkoActors", 2, Some(250), w.id),
+      row("weft", 3, Some(300), w.id),
+      row("weftRun", 3, Some(100), w.id)
+    )
+    val verdicts = Targets.check(w, rows).map((_, t, v) => t -> v)
+    assertEquals(
+      verdicts.map((t, v) => t -> v.label),
+      Seq(1 -> "MET", 2 -> "MISSED", 3 -> "NOT CHECKED")
+    )
+    assert(verdicts.head._2.detail.contains("`futureChain`"), verdicts.head._2.detail)
