@@ -73,6 +73,7 @@ object Async:
           f.cancel()
           root.waitCompletion()
           throw e
+      JvmAsync.spinUntilExited(f)
       root.waitCompletion()
       f.resultNow.get
 
@@ -210,6 +211,9 @@ private[weft] final class JvmAsync(
 
 private[weft] object JvmAsync:
 
+  /** How long a platform thread entering a scope spins before it parks: 20 µs. */
+  inline val PlatformSpinNanos = 20_000L
+
   /** The listener of one `await`: stores the value and unparks the waiting fiber. */
   final class Waiter[T](fiber: Fiber) extends Listener[T]:
     val lock: ListenerLock | Null = null
@@ -222,8 +226,18 @@ private[weft] object JvmAsync:
     def isDone: Boolean = done
     def value: T = result.asInstanceOf[T]
 
-  /** Waits on a platform thread for `f`; interrupts surface as `InterruptedException`. */
+  /**
+   * Waits on a platform thread for `f`; interrupts surface as `InterruptedException`.
+   *
+   * It spins for up to [[PlatformSpinNanos]] before it parks. Parking a platform thread and
+   * waking it costs a system call on each side plus the OS scheduler's latency: `compose-3`
+   * (`Async.blocking` around three completed awaits, entered from a platform thread) took
+   * 62-65 µs per op parking at once and 3 µs with this spin, on 2 cores; with 10 callers on 2
+   * cores it changed nothing (44-46 -> 43-44 µs). Only a platform thread entering a scope
+   * spins: the body it waits for runs on a virtual thread, on a carrier of its own.
+   */
   def awaitFromPlatformThread(f: CoreFuture[?]): Unit =
+    spinWhile(!f.isDone)
     if !f.isDone then
       val w = Waiter[Any](Fiber.current)
       f.onComplete(w)
@@ -232,3 +246,19 @@ private[weft] object JvmAsync:
         if Fiber.interrupted() then
           f.dropListener(w)
           if !w.isDone then throw InterruptedException()
+
+  /**
+   * Spins for up to [[PlatformSpinNanos]] while the fiber of `f`, which has completed, takes its
+   * last steps (leaving its group, terminating), so that the scope's join that follows need not
+   * park the platform thread either: `compose-3` at 1 thread, 3.0 -> 2.2-2.5 µs per op.
+   */
+  def spinUntilExited(f: RunnableFuture[?]): Unit = spinWhile(f.fiberRunning)
+
+  /** Spins while `cond` holds, for up to [[PlatformSpinNanos]] (the clock read every 32 turns). */
+  private inline def spinWhile(inline cond: Boolean): Unit =
+    if cond then
+      val start = System.nanoTime()
+      var spins = 1
+      while cond && ((spins & 31) != 0 || System.nanoTime() - start < PlatformSpinNanos) do
+        Thread.onSpinWait()
+        spins += 1

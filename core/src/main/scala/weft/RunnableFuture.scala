@@ -32,6 +32,11 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
   @volatile private var fiber: Fiber | Null = uninitialized
   @volatile private var cancelState: Int = uninitialized
 
+  /** Whether the fiber has been started and has not terminated yet. */
+  private[weft] def fiberRunning: Boolean =
+    val f = fiber
+    f == null || f.nn.isAlive
+
   /** Whether cancellation has been requested (deferred or not). */
   def cancellationPending: Boolean =
     val s = cancelState
