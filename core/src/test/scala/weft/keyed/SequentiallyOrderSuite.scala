@@ -113,6 +113,27 @@ class SequentiallyOrderSuite extends munit.FunSuite:
       assertEquals(blocked.map(_.await), 0 until blockedKeys)
       assertEquals(started.get, blockedKeys)
 
+  test("blocked and free keys interleaved in one burst: every free key completes"):
+    // A worker that drains a free lane takes the next ready lane directly, which may block:
+    // the free lanes behind it must still reach other workers.
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val gate = Promise[Unit]()
+      val tasks = (0 until 400).map: k =>
+        if k % 2 == 0 then
+          seq.submit(k):
+            gate.future.await
+            -k
+        else seq.submit(k)(k)
+      val free = tasks.zipWithIndex.collect { case (f, k) if k % 2 == 1 => f.await }
+      assertEquals(free, (1 until 400 by 2))
+      assert(tasks.indices.filter(_ % 2 == 0).forall(k => tasks(k).poll().isEmpty))
+      gate.success(())
+      assertEquals(
+        tasks.indices.filter(_ % 2 == 0).map(k => tasks(k).await),
+        (0 until 400 by 2).map(-_)
+      )
+
   test("tasks of different keys do run at the same time"):
     // Two tasks of different keys that each wait for the other can only finish concurrently.
     Async.blocking:
