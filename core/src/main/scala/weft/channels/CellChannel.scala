@@ -278,7 +278,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           case rd: Reader if idx >= closedAt =>
             if seg.cells.compareAndSet(i, rd, Broken) then rd.wake(Closed)
           case sr: SelectReader if idx >= closedAt => SelectCells.closeReader(this, sr)
-          case _ => ()
+          case _                                   => ()
       idx += 1
       if idx % SegmentSize == 0 then seg = seg.find(idx / SegmentSize)
 

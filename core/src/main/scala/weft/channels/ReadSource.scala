@@ -115,8 +115,8 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
           // by Lincheck on an unbounded channel), so wait for the store.
           Fiber.spinPause(claimedSpins)
           claimedSpins += 1
-        case Broken    => if advanceReceivers(seg, r) then ()
-        case Done      => ()
+        case Broken          => if advanceReceivers(seg, r) then ()
+        case Done            => ()
         case _: Reader       => ()
         case _: SelectReader => ()
         case snd: Sender =>

@@ -150,7 +150,10 @@ private[channels] object SelectCells:
               lockPair(lock, l2) match
                 case Locked =>
                   if seg.cells.compareAndSet(i, snd, Done) then
-                    k.complete(Success(decode[T](snd.value)), src.asInstanceOf[weft.Source[Try[Any]]])
+                    k.complete(
+                      Success(decode[T](snd.value)),
+                      src.asInstanceOf[weft.Source[Try[Any]]]
+                    )
                     snd.finish(Done)
                     return null
                   l2.nn.release() // the sender left (its cell is now Broken): keep L

@@ -112,7 +112,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
         seg.cells.compareAndSet(i, sr, Broken)
         false
       case SecondGone => true
-      case _ =>
+      case _          =>
         // One select both reading and sending here: not cell-eligible, never met.
         throw IllegalStateException("a select send met its own read")
 
@@ -186,7 +186,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
                 if seg.cells.compareAndSet(i, sr, Broken) then SelectCells.rehome(ch, sr)
                 return
               case SecondGone => seg.cells.compareAndSet(i, sr, Broken)
-              case _ => throw IllegalStateException("a select send met its own read")
+              case _          => throw IllegalStateException("a select send met its own read")
           case _ => cellDone = true
 
   /** Marks an owned cell broken for a sender that is gone; a parked reader retries. */

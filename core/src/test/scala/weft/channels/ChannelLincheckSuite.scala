@@ -54,13 +54,16 @@ class LincheckSelect2:
   private val sent = ConcurrentLinkedQueue[Int]()
   private val received = ConcurrentLinkedQueue[Int]()
 
-  /** Runs a select to its end or gives it up; the handler's result if a case fired. */
+  /**
+   * Runs a select to its end or gives it up; the handler's result if a case fired. It registers
+   * without polling first, so that its cases meet parked senders and parked select cases in the
+   * cells they claim (polling would take those through the watch-list path instead).
+   */
   private def selectOnce[R](cases: weft.SelectCase[?, R]*): Option[R] =
     val sel = Selector(cases)
-    if !sel.pollAll() then
-      sel.registerAll()
-      if !sel.isDone && sel.abandon() then return None
-    Some(sel.fire[R]())
+    sel.registerAll()
+    if !sel.isDone && sel.abandon() then None
+    else Some(sel.fire[R]())
 
   @Operation def select2(): Unit =
     selectOnce(a.canRead ~~> identity, b.canRead ~~> identity) match

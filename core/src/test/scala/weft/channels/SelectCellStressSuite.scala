@@ -31,13 +31,17 @@ class SelectCellStressSuite extends munit.FunSuite:
       java.nio.file.Files.delete(file)
       java.lang.management.ManagementFactory
         .getPlatformMXBean(classOf[com.sun.management.HotSpotDiagnosticMXBean])
-        .dumpThreads(file.toString, com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN)
+        .dumpThreads(
+          file.toString,
+          com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN
+        )
       t.interrupt()
       fail(s"not finished in $seconds s; every thread's stack in $file")
     if failure != null then throw failure.nn
 
   // More runs on request (-Dweft.selectStress=N), for loops outside CI.
-  private def extra = (1 to Integer.getInteger("weft.selectStress", 0)).map(k => (2 + k % 2, 10 + k))
+  private def extra =
+    (1 to Integer.getInteger("weft.selectStress", 0)).map(k => (2 + k % 2, 10 + k))
 
   def run(width: Int, seed: Int): Unit =
     val chs = Vector.fill(width)(SyncChannel[Int]())

@@ -20,7 +20,8 @@ class SelectCellSuite extends munit.FunSuite:
       intercept[ChannelClosedException](ch.send(2))
       assert(ch.tryRead().exists(_.failed.get.isInstanceOf[ChannelClosedException]))
       assert(Async.await(ch.canRead).failed.get.isInstanceOf[ChannelClosedException])
-      val r: Try[Int] = Async.select(ch.canRead ~~> identity, Promise[Int]().future ~~> (_ => Success(0)))
+      val r: Try[Int] =
+        Async.select(ch.canRead ~~> identity, Promise[Int]().future ~~> (_ => Success(0)))
       assert(r.failed.get.isInstanceOf[ChannelClosedException])
 
   test("canRead after close and a refused send, buffered: drains, then fails"):
