@@ -1,5 +1,6 @@
 package weft
 
+import weft.channels.ChannelSide
 import weft.runtime.Fiber
 
 /**
@@ -26,6 +27,16 @@ import weft.runtime.Fiber
  *
  * An interrupted caller [[abandon]]s the select: it acquires the lock and retires it unused, so
  * that no source can complete a case after the caller left, or finds the select already won.
+ *
+ * ==Cases parked in rendezvous cells==
+ * A case reading a rendezvous channel registers by claiming a cell of the channel, where the
+ * sender of that cell completes it directly (`weft.channels.SelectCells`), instead of waiting in
+ * the channel's watch list. Only when no case of this select can send on that channel (a send
+ * and a read of one select would meet under one lock): every case must be a channel side or a
+ * future, and no send case may name the same channel. The cells of the losing cases are broken
+ * by the caller once the select fired ([[fire]]) or was abandoned, not by the completing
+ * sender, which only drops watch-list listeners: the caller wrote those cells and finds them in
+ * its cache.
  */
 private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends NumberedLock:
   import Selector.*
@@ -36,6 +47,8 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
   @volatile private var winner: Int = -1
   @volatile private var registered: Int = 0
   private var result: Any = null
+  // Registration tokens of the cases parked in cells (written by the caller only).
+  private var cells: Array[AnyRef | Null] | Null = null
 
   locally:
     var i = 0
@@ -57,13 +70,59 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
 
   /** Registers every case's listener in order, until one fires. */
   def registerAll(): Unit =
+    val inCells = cellEligible()
     var i = 0
     while i < n && !isDone do
       val s = cases(i).source
-      s.onComplete(listeners(i))
+      s match
+        case c: ChannelSide if inCells && c.cellSelectable =>
+          val t = c.selectInCell(listeners(i))
+          if t != null then
+            if cells == null then cells = new Array[AnyRef | Null](n)
+            cells.nn(i) = t
+        case _ => s.onComplete(listeners(i))
       registered = i + 1
-      if isDone then s.dropListener(listeners(i))
+      if isDone then drop(i)
       i += 1
+
+  /**
+   * Whether the cases may park in channel cells: each is a channel side or a future, and no
+   * channel is both read and sent to (see the class comment).
+   */
+  private def cellEligible(): Boolean =
+    var i = 0
+    while i < n do
+      cases(i).source match
+        case c: ChannelSide =>
+          var j = i + 1
+          while j < n do
+            cases(j).source match
+              case d: ChannelSide if d.channelOf eq c.channelOf =>
+                if c.cellSelectable != d.cellSelectable then return false
+              case _ => ()
+            j += 1
+        case _: Future[?] => ()
+        case _            => return false
+      i += 1
+    true
+
+  /** Withdraws case `i`'s registration (a listener or a parked cell). */
+  private def drop(i: Int): Unit =
+    val cs = cells
+    val t = if cs == null then null else cs.nn(i)
+    cases(i).source match
+      case c: ChannelSide if t != null => c.dropCell(t.nn)
+      case s                           => s.asInstanceOf[Source[Any]].dropListener(listeners(i))
+
+  /** Breaks the cells of the cases parked in cells (after the select fired or was abandoned). */
+  private def dropCells(): Unit =
+    val cs = cells
+    if cs != null then
+      var i = 0
+      while i < n do
+        val t = cs.nn(i)
+        if t != null then cases(i).source.asInstanceOf[ChannelSide].dropCell(t.nn)
+        i += 1
 
   /**
    * Makes the select uncompletable, for a caller that gives up: `true` if it was abandoned (no
@@ -73,10 +132,13 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     val gone = acquire()
     if gone then retire()
     dropRegistered()
+    dropCells()
     gone
 
   /** Runs the handler of the case that fired, on the caller's thread. */
-  def fire[R](): R = cases(winner).asInstanceOf[SelectCase[Any, R]].handler(result)
+  def fire[R](): R =
+    dropCells()
+    cases(winner).asInstanceOf[SelectCase[Any, R]].handler(result)
 
   /** Completion by case `i` (the lock is held): see the algorithm above. */
   private def complete(i: Int, data: Any): Unit =
@@ -86,11 +148,14 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     fiber.unparkOther()
     dropRegistered()
 
+  /** Drops the watch-list listeners registered so far (not the cells: see [[dropCells]]). */
   private def dropRegistered(): Unit =
     val upTo = registered
+    val cs = cells
     var i = 0
     while i < upTo do
-      cases(i).source.asInstanceOf[Source[Any]].dropListener(listeners(i))
+      if cs == null || cs.nn(i) == null then
+        cases(i).source.asInstanceOf[Source[Any]].dropListener(listeners(i))
       i += 1
 
 /** The listeners of a [[Selector]]. */

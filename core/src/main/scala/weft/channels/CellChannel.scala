@@ -76,6 +76,19 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   /** Claims the next sender cell (FAA on S); the old S, closed bit included. */
   private[channels] inline def claimSend(): Long = COUNT.getAndAdd(counts, SendersAt, 1L)
 
+  /** Claims the next reader cell (FAA on R); the old R. */
+  private[channels] inline def claimReceive(): Long = COUNT.getAndAdd(counts, ReceiversAt, 1L)
+
+  /**
+   * Whether the channel is closed and cell `r` is at or above `closedAt` (a reader there gets
+   * the failure). Reads `closedAt` first: it sits on a line the senders do not write.
+   */
+  private[channels] inline def isClosedAt(r: Long): Boolean =
+    closedAt != Long.MaxValue && isClosed(senders) && r >= closedAt
+
+  /** Whether this is a rendezvous channel (select cases may park in its cells). */
+  private[channels] val rendezvous: Boolean = capacity == 0
+
   /** Moves S from `s` to `s + 1` (a cell taken without FAA); `false` if S moved meanwhile. */
   private[channels] inline def casSenders(s: Long): Boolean =
     COUNT.compareAndSet(counts, SendersAt, s, s + 1)
@@ -116,7 +129,8 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           if seg.cells.compareAndSet(i, r, Done) then
             r.wake(v)
             return true
-        case _ => return false
+        case sr: SelectReader => if SelectCells.sendTo(this, sr, v) then return true
+        case _                => return false
     false
 
   private def awaitSender(w: Sender, seg: Segment, i: Int)(using Async): Boolean =
@@ -263,7 +277,8 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           case snd: Sender if idx < closedAt => closeSender(seg, i, snd)
           case rd: Reader if idx >= closedAt =>
             if seg.cells.compareAndSet(i, rd, Broken) then rd.wake(Closed)
-          case _ => ()
+          case sr: SelectReader if idx >= closedAt => SelectCells.closeReader(this, sr)
+          case _                                   => ()
       idx += 1
       if idx % SegmentSize == 0 then seg = seg.find(idx / SegmentSize)
 

@@ -18,8 +18,16 @@ import weft.runtime.Fiber
  * re-offers the head to the watchers ([[notifyWatchers]]). A listener is registered before it
  * is served, so a value stored meanwhile is not missed.
  */
-private[channels] final class ReadSource[T](ch: CellChannel[T]) extends Source[Try[T]]:
+private[channels] final class ReadSource[T](ch: CellChannel[T])
+    extends Source[Try[T]],
+      ChannelSide:
   private val watchers = AtomicReference[List[Watch[T]]](Nil)
+
+  private[weft] def channelOf: AnyRef = ch
+  private[weft] def cellSelectable: Boolean = ch.rendezvous
+  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
+    SelectCells.register(ch, this, k.asInstanceOf[Listener[Try[Any]]])
+  private[weft] def dropCell(token: AnyRef): Unit = SelectCells.drop(token)
 
   /** Whether any listener waits in the watch list. */
   inline def watching: Boolean = watchers.get() ne Nil
@@ -91,7 +99,10 @@ private[channels] final class ReadSource[T](ch: CellChannel[T]) extends Source[T
       val h = ch.recvHint.get()
       val r = ch.receivers
       val s = ch.senders
-      if r >= count(s) then
+      // Once closed, cells at or above `closedAt` never get a value, although S still counts
+      // the sends that close refused (`send` claims its cell before it sees the bit): waiting
+      // for a store there would spin forever.
+      if r >= count(s) || (isClosed(s) && r >= ch.closedAt) then
         if isClosed(s) && r >= ch.closedAt then return offerClosed(w)
         return false
       val seg = h.find(r / SegmentSize)
@@ -104,9 +115,10 @@ private[channels] final class ReadSource[T](ch: CellChannel[T]) extends Source[T
           // by Lincheck on an unbounded channel), so wait for the store.
           Fiber.spinPause(claimedSpins)
           claimedSpins += 1
-        case Broken    => if advanceReceivers(seg, r) then ()
-        case Done      => ()
-        case _: Reader => ()
+        case Broken          => if advanceReceivers(seg, r) then ()
+        case Done            => ()
+        case _: Reader       => ()
+        case _: SelectReader => ()
         case snd: Sender =>
           val v = decode[T](snd.value)
           if !w.k.accepts(Success(v)) then return false

@@ -14,8 +14,15 @@ import weft.channels.CellChannel.{index, isClosed, moveForward}
  * its value is not sent. Dropping the listener breaks the cell the same way.
  */
 private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
-    extends Source[Try[Unit]]:
+    extends Source[Try[Unit]],
+      ChannelSide:
   private val waiting = ConcurrentHashMap[Listener[Try[Unit]], Sender]()
+
+  private[weft] def channelOf: AnyRef = ch
+  private[weft] def cellSelectable: Boolean = false
+  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
+    throw UnsupportedOperationException("a send case never parks in a read cell")
+  private[weft] def dropCell(token: AnyRef): Unit = ()
 
   def onComplete(k: Listener[Try[Unit]]): Unit =
     if !poll(k) then
@@ -45,6 +52,9 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
       val i = index(s)
       val st = seg.cells.get(i)
       if st eq Broken then ch.casSenders(s)
+      else if st.isInstanceOf[SelectReader] then
+        val done = pollSelectReader(k, seg, i, s, st.asInstanceOf[SelectReader])
+        if done then return true
       else
         val ready = st match
           case _: Reader => true
@@ -71,6 +81,42 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
     false
 
   /**
+   * [[poll]] found a select case parked in cell `s` (not yet claimed by a sender): takes both
+   * locks in the global order, claims the cell by CAS on S and completes both. `true` if `k` is
+   * finished (sent, or gone); `false` to look again (the select was over: its cell is broken).
+   */
+  private def pollSelectReader(
+      k: Listener[Try[Unit]],
+      seg: Segment,
+      i: Int,
+      s: Long,
+      sr: SelectReader
+  ): Boolean =
+    val kl = k.lock
+    val res =
+      if kl == null then if sr.lock.acquire() then Locked else FirstGone
+      else lockPair(sr.lock, kl)
+    res match
+      case Locked =>
+        if ch.casSenders(s) then
+          moveForward(ch.sendHint, seg)
+          // Under both locks nobody else can move the reader out of its cell.
+          if seg.cells.compareAndSet(i, sr, Done) then
+            sr.complete(Success(decode[Any](v)), ch.reads)
+            k.complete(Success(()), this)
+            return true
+        sr.lock.release()
+        k.releaseLock()
+        false
+      case FirstGone =>
+        seg.cells.compareAndSet(i, sr, Broken)
+        false
+      case SecondGone => true
+      case _          =>
+        // One select both reading and sending here: not cell-eligible, never met.
+        throw IllegalStateException("a select send met its own read")
+
+  /**
    * Stores `v` in an owned cell known not to need waiting; `false` if the cell is broken. With
    * `notify`, a stored value is offered to the watch list at once (never while holding a lock).
    */
@@ -86,8 +132,12 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
         case _ => return false
     false
 
-  /** Registers a send-source listener: claims a cell and completes or parks `w` there. */
-  private def addSender(w: Sender): Unit =
+  /**
+   * Registers a send-source listener: claims a cell and completes or parks `w` there. Also
+   * re-registers `w` after a select reader that claimed its cell handed it back (see
+   * [[SelectCells]]): `w` then re-reads `segment`/`index` and `dropped` as on first registration.
+   */
+  private[channels] def addSender(w: Sender): Unit =
     while true do
       val h = ch.sendHint.get()
       val s: Long = ch.claimSend()
@@ -122,6 +172,21 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
               w.finish(Done)
               return
             w.release()
+          case sr: SelectReader =>
+            lockPair(w.lock.nn, sr.lock) match
+              case Locked =>
+                if seg.cells.compareAndSet(i, sr, Done) then
+                  sr.complete(Success(decode[Any](w.value)), ch.reads)
+                  w.finish(Done)
+                  return
+                sr.lock.release()
+                w.release()
+              case FirstGone =>
+                // This send is gone, the select case waiting here may be live: re-register it.
+                if seg.cells.compareAndSet(i, sr, Broken) then SelectCells.rehome(ch, sr)
+                return
+              case SecondGone => seg.cells.compareAndSet(i, sr, Broken)
+              case _          => throw IllegalStateException("a select send met its own read")
           case _ => cellDone = true
 
   /** Marks an owned cell broken for a sender that is gone; a parked reader retries. */
@@ -132,5 +197,9 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
         case r: Reader =>
           if seg.cells.compareAndSet(i, r, Broken) then
             r.wake(Broken)
+            return
+        case sr: SelectReader =>
+          if seg.cells.compareAndSet(i, sr, Broken) then
+            SelectCells.rehome(ch, sr)
             return
         case _ => return

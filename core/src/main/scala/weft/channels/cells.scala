@@ -1,6 +1,7 @@
 package weft.channels
 
 import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
+import scala.compiletime.uninitialized
 import scala.util.{Success, Try}
 import weft.{Listener, ListenerLock, NumberedLock, Source}
 import weft.runtime.Fiber
@@ -57,7 +58,9 @@ private[channels] object Cells:
 
   /** A blocking reader parked in a cell; `outcome` is set once: a value, `Closed` or `Broken`. */
   final class Reader(val fiber: Fiber):
-    @volatile var outcome: AnyRef | Null = null
+    // `uninitialized`, not `= null`: an initializer is a volatile store, a full fence in the
+    // constructor (see "No volatile store in a constructor" in weft.CoreFuture).
+    @volatile var outcome: AnyRef | Null = uninitialized
 
     /** Hands `v` (or a marker) to the reader and wakes it. */
     def wake(v: AnyRef): Unit =
@@ -78,10 +81,11 @@ private[channels] object Cells:
       val source: Source[Try[Unit]] | Null,
       registry: java.util.Map[Listener[Try[Unit]], Sender] | Null
   ):
-    @volatile var outcome: AnyRef | Null = null
-    @volatile var dropped = false
-    @volatile var segment: Segment | Null = null
-    @volatile var index: Int = 0
+    // Defaults left implicit: no volatile store (a full fence) in the constructor.
+    @volatile var outcome: AnyRef | Null = uninitialized
+    @volatile var dropped: Boolean = uninitialized
+    @volatile var segment: Segment | Null = uninitialized
+    @volatile var index: Int = uninitialized
 
     private val own: NumberedLock | Null =
       if listener != null && listener.nn.lock == null then NumberedLock() else null

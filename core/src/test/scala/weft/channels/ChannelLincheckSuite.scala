@@ -1,9 +1,11 @@
 package weft.channels
 
-import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
+import java.util.concurrent.ConcurrentLinkedQueue
+import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param, Validate}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
-import scala.util.{Failure, Success}
-import weft.LincheckRuns
+import scala.jdk.CollectionConverters.*
+import scala.util.{Failure, Success, Try}
+import weft.{LincheckRuns, Selector, ~~>}
 
 /**
  * The non-blocking face of a channel, for Lincheck: `trySend`, `tryRead` and `close`, with
@@ -36,6 +38,64 @@ class LincheckBuffered extends LincheckChannelOps(BufferedChannel[Int](2))
 @Param(name = "x", gen = classOf[IntGen], conf = "1:4")
 class LincheckUnbounded extends LincheckChannelOps(UnboundedChannel[Int]())
 
+/**
+ * Lincheck target: a select over two rendezvous channels (its cases parked in cells) racing
+ * `trySend`, selects that send (parked senders carrying a lock, met in either lock order),
+ * `tryRead` and `close`. Lincheck threads cannot park, so each select registers and then gives
+ * up at once as a cancelled fiber would ([[Selector.abandon]]): a sender may complete it in
+ * between. A rendezvous with a select that then gives up has no sequential equivalent, so the
+ * operations return nothing and [[check]] validates, after every execution, that the values
+ * received are exactly the values whose sends reported delivery.
+ */
+@Param(name = "x", gen = classOf[IntGen], conf = "1:3")
+class LincheckSelect2:
+  private val a = SyncChannel[Int]()
+  private val b = SyncChannel[Int]()
+  private val sent = ConcurrentLinkedQueue[Int]()
+  private val received = ConcurrentLinkedQueue[Int]()
+
+  /**
+   * Runs a select to its end or gives it up; the handler's result if a case fired. It registers
+   * without polling first, so that its cases meet parked senders and parked select cases in the
+   * cells they claim (polling would take those through the watch-list path instead).
+   */
+  private def selectOnce[R](cases: weft.SelectCase[?, R]*): Option[R] =
+    val sel = Selector(cases)
+    sel.registerAll()
+    if !sel.isDone && sel.abandon() then None
+    else Some(sel.fire[R]())
+
+  @Operation def select2(): Unit =
+    selectOnce(a.canRead ~~> identity, b.canRead ~~> identity) match
+      case Some(Success(v)) => received.add(v)
+      case _                => ()
+
+  @Operation def trySendA(x: Int): Unit =
+    try if a.trySend(x) then sent.add(x)
+    catch case _: ChannelClosedException => ()
+
+  @Operation def trySendB(x: Int): Unit =
+    try if b.trySend(10 + x) then sent.add(10 + x)
+    catch case _: ChannelClosedException => ()
+
+  @Operation def selectSendBoth(x: Int): Unit =
+    val v = 20 + x
+    selectOnce(a.sendSource(v) ~~> (_.isSuccess), b.sendSource(v) ~~> (_.isSuccess)) match
+      case Some(true) => sent.add(v)
+      case _          => ()
+
+  @Operation def tryReadB(): Unit = b.tryRead() match
+    case Some(Success(v)) => received.add(v)
+    case _                => ()
+
+  @Operation def closeA(): Unit = a.close()
+
+  /** Every value received was reported sent, exactly once, and nothing sent was lost. */
+  @Validate def check(): Unit =
+    val got = received.asScala.toVector.sorted
+    val put = sent.asScala.toVector.sorted
+    if got != put then throw AssertionError(s"received $got, but sent $put")
+
 /** Linearizability of send/read/close on each kind: model checking and stress, small sizes. */
 class ChannelLincheckSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(170, "s")
@@ -53,6 +113,12 @@ class ChannelLincheckSuite extends munit.FunSuite:
     // `tryRead` that answered "empty" while a `trySend` still stored into the head cell and a
     // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
     modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
+
+  test("LincheckSelect2: model checking"):
+    LincheckRuns.modelCheck(classOf[LincheckSelect2], 30, 20, threads = 2, actorsPerThread = 3)
+
+  test("LincheckSelect2: stress"):
+    LincheckRuns.stress(classOf[LincheckSelect2], 30, 300, threads = 3, actorsPerThread = 3)
 
   for c <- List(classOf[LincheckSync], classOf[LincheckBuffered], classOf[LincheckUnbounded]) do
     test(s"${c.getSimpleName}: model checking"):

@@ -1,0 +1,201 @@
+package weft.channels
+
+import scala.compiletime.uninitialized
+import scala.util.{Success, Try}
+import weft.{Listener, ListenerLock}
+import weft.channels.Cells.*
+import weft.channels.CellChannel.{closedFailure, index}
+
+/**
+ * A channel side a `select` case can name: lets [[weft.Selector]] tell which cases may wait in a
+ * rendezvous cell (see [[SelectCells]]).
+ */
+private[weft] trait ChannelSide:
+  /** The channel this source reads from or sends to (identity only). */
+  private[weft] def channelOf: AnyRef
+
+  /** Whether this is the read side of a rendezvous channel, able to park a select in a cell. */
+  private[weft] def cellSelectable: Boolean
+
+  /**
+   * Parks select case `k` in a cell of the channel, or completes it at once (see
+   * [[SelectCells.register]]); the registration to [[dropCell]] later, or `null`.
+   */
+  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null
+
+  /** Withdraws a registration of [[selectInCell]] whose select is over (idempotent). */
+  private[weft] def dropCell(token: AnyRef): Unit
+
+/**
+ * A case of a select parked in a rendezvous cell: the cell state that the sender of this cell
+ * completes with one lock acquisition (the select's) and one CAS.
+ *
+ * @param k
+ *   the case's listener: accepts every value; its lock is the select's, never `null`
+ * @param seg
+ *   the segment of the cell it was parked in
+ * @param i
+ *   the cell's index in `seg`
+ */
+private[channels] final class SelectReader(
+    val k: Listener[Try[Any]],
+    val seg: Segment,
+    val i: Int
+):
+  /** The select's lock: whoever completes the case (or breaks a live one) holds it. */
+  val lock: ListenerLock = k.lock.nn
+
+  /** Completes the case with `v` (lock held). */
+  def complete(v: Try[Any], src: ReadSource[?]): Unit =
+    k.complete(v, src.asInstanceOf[weft.Source[Try[Any]]])
+
+/**
+ * The select-cell protocol: a `select` case reading a rendezvous channel claims a cell by FAA on
+ * R, like a blocking `read`, and parks a [[SelectReader]] there. The sender of that cell
+ * completes the select with one lock acquisition and one CAS, instead of walking the watch list
+ * (docs/adr/0001-channel-algorithm.md, "select claiming cells").
+ *
+ * ==Which cases==
+ * Only cases that cannot decline: the listener of a [[weft.Selector]] case (accepts every value)
+ * on a rendezvous channel. A buffered value in a claimed cell could not be handed back without
+ * breaking FIFO, and a filter or race listener may decline, so those keep the watch list. A
+ * select that also sends on the same channel (or has a case the selector cannot see into) keeps
+ * the watch list too: its send and its read would meet under one lock and could not pair.
+ *
+ * ==Registration holds the select's lock==
+ * [[register]] acquires the select's lock L ''before'' it claims a cell and keeps it until the
+ * case is parked or completed. So the select cannot be won elsewhere while it owns a claimed
+ * cell that is not yet settled, and a blocking sender found in the cell is never handed back:
+ * it is taken (CAS `Sender -> Done`) under L. If L is already retired, no cell is claimed.
+ *
+ * The one exception is the global lock order: a parked send-source sender whose lock L2 is
+ * numbered below L. Registration then releases L and takes both in order; if the select was won
+ * meanwhile the sender is handed back: its cell is broken (only its owner or we could change
+ * it) and it re-registers in a fresh cell ([[SendSource.addSender]]), its value intact. In the
+ * mirror case a send source whose own select is gone meets a live [[SelectReader]] in the cell
+ * it claimed: it breaks that cell and re-registers the case ([[rehome]]), again under L.
+ *
+ * ==Invariants==
+ *   1. A [[SelectReader]] is written only into a cell its registrant claimed by FAA on R, while
+ *      holding L; it leaves the cell by one CAS: to `Done` (under L, with the value handed to
+ *      the case), or to `Broken` (under L by close; or by anyone once L is retired; or by a
+ *      sender that re-registers the case). A case is thus completed at most once, and only while
+ *      L is live, so exactly one case of a select fires.
+ *   1. A sender meeting a [[SelectReader]] whose L is retired breaks the cell and claims the
+ *      next one: its value stays with it. A losing case's cell is broken by the selecting fiber
+ *      after the select fired (or lazily by the next sender), so a value is never lost there.
+ *   1. Abandoning (an interrupted or cancelled selecting fiber) retires L under L: afterwards no
+ *      case completes; the cells are broken as for a lost case.
+ *   1. Close: a registrant that finds `r >= closedAt` completes its case with the failure; one
+ *      already parked there is completed with the failure by `sweep` (under L). The registrant
+ *      checks the closed bit after parking, `sweep` reads R after setting it, so one of the two
+ *      sees the other.
+ */
+private[channels] object SelectCells:
+
+  /**
+   * Registers case `k` of a select on rendezvous channel `ch`: completes it if a sender is
+   * parked in the claimed cell (or the channel is closed), else parks a [[SelectReader]]. Returns
+   * the reader (to drop if another case wins), or `null` if the case completed or the select is
+   * over (then nothing is claimed or left behind).
+   */
+  def register[T](ch: CellChannel[T], src: ReadSource[T], k: Listener[Try[Any]]): AnyRef | Null =
+    val lock = k.lock.nn
+    if !lock.acquire() then return null
+    while true do
+      // L is held here.
+      if ch.isClosedAt(ch.receivers) then
+        k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+        return null
+      val h = ch.recvHint.get()
+      val r = ch.claimReceive()
+      val seg = ch.segmentFor(ch.recvHint, h, r)
+      val i = index(r)
+      var cellDone = false
+      while !cellDone do
+        seg.cells.get(i) match
+          case null =>
+            if ch.isClosedAt(r) then
+              if seg.cells.compareAndSet(i, null, Broken) then
+                k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+                return null
+            else
+              val sr = SelectReader(k, seg, i)
+              if seg.cells.compareAndSet(i, null, sr) then
+                if ch.isClosedAt(r) && seg.cells.compareAndSet(i, sr, Broken) then
+                  k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+                  return null
+                lock.release()
+                return sr
+          case snd: Sender =>
+            val l2 = snd.lock
+            if l2 == null then
+              // A blocking send: taken under L alone (or it broke the cell: re-read).
+              if seg.cells.compareAndSet(i, snd, Done) then
+                k.complete(Success(decode[T](snd.value)), src.asInstanceOf[weft.Source[Try[Any]]])
+                snd.finish(Done)
+                return null
+            else if lock.number < l2.nn.number then
+              // In the global order already: take L2 while holding L.
+              if !l2.nn.acquire() then seg.cells.compareAndSet(i, snd, Broken)
+              else if seg.cells.compareAndSet(i, snd, Done) then
+                k.complete(Success(decode[T](snd.value)), src.asInstanceOf[weft.Source[Try[Any]]])
+                snd.finish(Done)
+                return null
+              else l2.nn.release()
+            else
+              if lock.number == l2.nn.number then
+                throw IllegalStateException("a select read met its own send (not cell-eligible)")
+              lock.release()
+              lockPair(lock, l2) match
+                case Locked =>
+                  if seg.cells.compareAndSet(i, snd, Done) then
+                    k.complete(
+                      Success(decode[T](snd.value)),
+                      src.asInstanceOf[weft.Source[Try[Any]]]
+                    )
+                    snd.finish(Done)
+                    return null
+                  l2.nn.release() // the sender left (its cell is now Broken): keep L
+                case FirstGone =>
+                  // The select was won meanwhile: hand the sender back.
+                  if seg.cells.compareAndSet(i, snd, Broken) then
+                    snd.source.asInstanceOf[SendSource[?]].addSender(snd)
+                  return null
+                case _ =>
+                  seg.cells.compareAndSet(i, snd, Broken)
+                  if !lock.acquire() then return null
+          case _ => cellDone = true // Broken (a sender left): claim the next cell
+    null
+
+  /**
+   * Re-registers the case of `sr`, whose cell a departing send source has broken: the case is
+   * still live (or [[register]] finds its lock retired and does nothing).
+   */
+  def rehome(ch: CellChannel[?], sr: SelectReader): Unit =
+    register(ch.asInstanceOf[CellChannel[Any]], ch.reads.asInstanceOf[ReadSource[Any]], sr.k)
+
+  /**
+   * A blocking sender of value `v` meets `sr` in its cell: `true` if it completed the case,
+   * `false` if the select is over (the cell is then broken; claim the next one).
+   */
+  def sendTo(ch: CellChannel[?], sr: SelectReader, v: AnyRef): Boolean =
+    if sr.lock.acquire() then
+      if sr.seg.cells.compareAndSet(sr.i, sr, Done) then
+        sr.complete(Success(decode[Any](v)), ch.reads)
+        return true
+      sr.lock.release()
+    else sr.seg.cells.compareAndSet(sr.i, sr, Broken)
+    false
+
+  /** Fails a case parked at or above `closedAt` (close), or breaks its cell if it is over. */
+  def closeReader(ch: CellChannel[?], sr: SelectReader): Unit =
+    if sr.lock.acquire() then
+      if sr.seg.cells.compareAndSet(sr.i, sr, Broken) then sr.complete(closedFailure, ch.reads)
+      else sr.lock.release()
+    else sr.seg.cells.compareAndSet(sr.i, sr, Broken)
+
+  /** Withdraws a parked case whose select is over (a no-op if its cell moved on). */
+  def drop(token: AnyRef): Unit =
+    val sr = token.asInstanceOf[SelectReader]
+    sr.seg.cells.compareAndSet(sr.i, sr, Broken)
