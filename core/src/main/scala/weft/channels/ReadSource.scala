@@ -125,7 +125,9 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
           lockPair(w.lock, snd.lock) match
             case FirstGone  => return true
             case SecondGone => seg.cells.compareAndSet(i, snd, Broken)
-            case SameLock   => return false
+            case SameLock =>
+              if r + 1 >= count(ch.senders) then return false // nothing behind: wait
+              if !handBackOwnSend(seg, i, r, snd, w) then return true
             case _ =>
               if !ch.casReceivers(r) then
                 snd.release()
@@ -157,6 +159,26 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
             return true
           w.lock.release()
     false
+
+  /**
+   * The head cell `r` holds a send of `w`'s own select (a select both reading and sending on this
+   * channel). `w` can never take it, and a value sent behind it would wait for another reader
+   * that may never come: the select would wait forever with a value in reach. So, when any cell
+   * is claimed behind it, the send is handed back: under the select's lock its cell is broken
+   * (as if the send had left), the head skips it, and the send re-registers in a fresh cell
+   * behind the others ([[SendSource.addSender]], which also re-registers senders handed back by
+   * [[SelectCells]]), its value intact. A send case holds no place in the order until it fires.
+   * Called only with a cell claimed behind `r`; `false` if the select is already over (its send
+   * is then dropped by the select), `true` to look at the new head.
+   */
+  private def handBackOwnSend(seg: Segment, i: Int, r: Long, snd: Sender, w: Watch[T]): Boolean =
+    if !w.lock.acquire() then return false
+    val handedBack = seg.cells.compareAndSet(i, snd, Broken)
+    w.lock.release()
+    if handedBack then
+      advanceReceivers(seg, r)
+      snd.source.asInstanceOf[SendSource[?]].addSender(snd)
+    true
 
   /** Skips a broken head cell. */
   private def advanceReceivers(seg: Segment, r: Long): Boolean =

@@ -93,6 +93,25 @@ class SelectCellSuite extends munit.FunSuite:
       assertEquals(r2, "read Success(6)")
       sender.await
 
+  test("a select's own send parked at the head does not hide a value sent behind it"):
+    // The select's send claims cell 0 first; the blocking send below claims cell 1. The select's
+    // read cannot take its own send, so it must hand that send back and take 6. This used to
+    // wait forever; bounded here so a regression fails instead of hanging.
+    val ch = SyncChannel[Int]()
+    val cells = ch.asInstanceOf[CellChannel[Int]]
+    Async.blocking:
+      for round <- 1 to 20 do
+        val start = cells.senders
+        val sel =
+          Future(Async.select(ch.canRead ~~> (v => s"read $v"), ch.sendSource(7) ~~> (_ => "sent")))
+        while CellChannel.count(cells.senders) == CellChannel.count(start) do Thread.onSpinWait()
+        val sender = Future(ch.send(6))
+        val got = withTimeoutOption(10_000)(sel.await)
+        assertEquals(got, Some("read Success(6)"), s"round $round")
+        sender.await
+        // The select's send was dropped, not delivered later: nothing is left to read.
+        assertEquals(ch.tryRead(), None)
+
   test("select-sends meet select-reads over two rendezvous channels, in both lock orders"):
     val a = SyncChannel[Int]()
     val b = SyncChannel[Int]()
