@@ -16,6 +16,14 @@ class SpinPolicySuite extends munit.FunSuite:
     val p = SpinPolicy(rendezvous = false)
     assert((1 to 64).forall(_ => p.nextLimit() == 0))
 
+  test("a fresh rendezvous channel earns its spinning: only the 32nd waiter probes"):
+    val p = SpinPolicy(rendezvous = true)
+    val limits = (1 to 32).map(_ => p.nextLimit())
+    assert(limits.take(31).forall(_ == 0), limits)
+    assertEquals(limits.last, SpinPolicy.Spins)
+    p.record(limits.last, arrivedWhileSpinning = true)
+    assertEquals(p.nextLimit(), SpinPolicy.Spins)
+
   test("after spins that did not pay, a rendezvous waiter spins only as a probe, 1 in 32"):
     val p = exhausted()
     assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)
