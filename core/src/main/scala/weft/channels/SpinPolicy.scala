@@ -56,9 +56,12 @@ private[channels] final class SpinPolicy(rendezvous: Boolean):
   def record(limit: Int, arrivedWhileSpinning: Boolean): Unit =
     if limit > 0 then
       val sc = score
-      score =
+      val next =
         if arrivedWhileSpinning then math.min(ScoreMax, sc + Win)
         else math.max(0, sc - Loss)
+      // Written only when it changes: both sides of a busy rendezvous record every wait, and a
+      // store each time moved this line (and its neighbours) between the cores.
+      if next != sc then score = next
 
 /** Constants of [[SpinPolicy]]. */
 private[channels] object SpinPolicy:
