@@ -114,14 +114,17 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
       case c: ChannelSide if t != null => c.dropCell(t.nn)
       case s                           => s.asInstanceOf[Source[Any]].dropListener(listeners(i))
 
-  /** Breaks the cells of the cases parked in cells (after the select fired or was abandoned). */
-  private def dropCells(): Unit =
+  /**
+   * Breaks the cells of the cases parked in cells, but case `except`'s (after the select fired or
+   * was abandoned).
+   */
+  private def dropCells(except: Int): Unit =
     val cs = cells
     if cs != null then
       var i = 0
       while i < n do
         val t = cs.nn(i)
-        if t != null then cases(i).source.asInstanceOf[ChannelSide].dropCell(t.nn)
+        if t != null && i != except then cases(i).source.asInstanceOf[ChannelSide].dropCell(t.nn)
         i += 1
 
   /**
@@ -132,12 +135,16 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     val gone = acquire()
     if gone then retire()
     dropRegistered()
-    dropCells()
+    dropCells(except = -1)
     gone
 
-  /** Runs the handler of the case that fired, on the caller's thread. */
+  /**
+   * Runs the handler of the case that fired, on the caller's thread. The winner's own cell is
+   * not touched: whoever completed the case moved it out of its cell first (to `Done`, or to
+   * `Broken` on close), and a CAS there would only fetch a line the completer just wrote.
+   */
   def fire[R](): R =
-    dropCells()
+    dropCells(except = winner)
     cases(winner).asInstanceOf[SelectCase[Any, R]].handler(result)
 
   /** Completion by case `i` (the lock is held): see the algorithm above. */
