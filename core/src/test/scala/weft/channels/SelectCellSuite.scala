@@ -104,7 +104,8 @@ class SelectCellSuite extends munit.FunSuite:
         val start = cells.senders
         val sel =
           Future(Async.select(ch.canRead ~~> (v => s"read $v"), ch.sendSource(7) ~~> (_ => "sent")))
-        while CellChannel.count(cells.senders) == CellChannel.count(start) do Thread.onSpinWait()
+        // Yielding: the select's fiber may need this carrier to make its claim.
+        while CellChannel.count(cells.senders) == CellChannel.count(start) do Thread.`yield`()
         val sender = Future(ch.send(6))
         val got = withTimeoutOption(10_000)(sel.await)
         assertEquals(got, Some("read Success(6)"), s"round $round")
