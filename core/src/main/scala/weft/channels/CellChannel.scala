@@ -169,7 +169,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     while true do
       seg.cells.get(i) match
         case st @ (null | InBuffer) =>
-          if isClosed(senders) && r >= closedAt then
+          // `isClosedAt` reads `closedAt` before S: this reader waits here in every rendezvous
+          // round, and S is the line the sender has just written by its FAA.
+          if isClosedAt(r) then
             if seg.cells.compareAndSet(i, st, Broken) then return Closed
           else
             val rd = Reader(Fiber.current)
@@ -188,7 +190,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     Broken
 
   private def awaitReader(rd: Reader, seg: Segment, i: Int, r: Long)(using Async): AnyRef =
-    if isClosed(senders) && r >= closedAt && seg.cells.compareAndSet(i, rd, Broken) then
+    if isClosedAt(r) && seg.cells.compareAndSet(i, rd, Broken) then
       return Closed
     var interrupted = false
     spin.beforePark(rd.outcome != null)
