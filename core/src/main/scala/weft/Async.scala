@@ -192,6 +192,7 @@ private[weft] final class JvmAsync(
     if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
     if !sel.pollAll() then
       sel.registerAll()
+      sel.spinBeforePark()
       while !sel.isDone do
         Fiber.park(sel)
         if Fiber.interrupted() then

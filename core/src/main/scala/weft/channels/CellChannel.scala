@@ -98,7 +98,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     COUNT.compareAndSet(counts, ReceiversAt, r, r + 1)
 
   // How long a waiter spins before parking: adaptive on a rendezvous, never on a buffer.
-  private val spin = SpinPolicy(rendezvous = capacity == 0)
+  private[channels] val spin = SpinPolicy(rendezvous = capacity == 0)
 
   // ---- blocking send ----
 

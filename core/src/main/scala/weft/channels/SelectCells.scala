@@ -26,6 +26,15 @@ private[weft] trait ChannelSide:
   /** Withdraws a registration of [[selectInCell]] whose select is over (idempotent). */
   private[weft] def dropCell(token: AnyRef): Unit
 
+  /**
+   * How long a select parked in a cell of this channel spins before parking its fiber: the
+   * channel's [[SpinPolicy]], shared with its blocking waiters.
+   */
+  private[weft] def selectSpinLimit(): Int
+
+  /** Scores a select's spin of up to `limit` (see [[SpinPolicy.record]]). */
+  private[weft] def recordSelectSpin(limit: Int, arrivedWhileSpinning: Boolean): Unit
+
 /**
  * A case of a select parked in a rendezvous cell: the cell state that the sender of this cell
  * completes with one lock acquisition (the select's) and one CAS.
