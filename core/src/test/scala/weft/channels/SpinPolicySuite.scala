@@ -1,5 +1,7 @@
 package weft.channels
 
+import weft.*
+
 /** The adaptive spin of rendezvous waiters: it stops when spinning does not pay. */
 class SpinPolicySuite extends munit.FunSuite:
 
@@ -36,4 +38,21 @@ class SpinPolicySuite extends munit.FunSuite:
   test("a partner that arrived before the wait began is not scored as a spin win"):
     val p = exhausted()
     for _ <- 1 to 100 do p.beforePark(true)
+    assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)
+
+  test("a select parked in a rendezvous cell spins as the channel's policy says, and scores it"):
+    val ch = SyncChannel[Int]()
+    val p = ch.asInstanceOf[CellChannel[Int]].spin
+    p.record(SpinPolicy.Spins, arrivedWhileSpinning = true) // score: one win
+    val never = Promise[Int]().future
+    for i <- 1 to SpinPolicy.Win / SpinPolicy.Loss do
+      var got: Any = null
+      val t = Thread.ofVirtual().start: () =>
+        got = Async.blocking(Async.select(ch.canRead ~~> (_.get), never ~~> identity))
+      // Parked (WAITING) only after its spin: nobody sent during it, so it is scored a loss.
+      while t.getState != Thread.State.WAITING do Thread.sleep(1)
+      Async.blocking(ch.send(i))
+      t.join()
+      assertEquals(got, i)
+    // Each select lost its spin: the score is back at zero, only probes spin.
     assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)
