@@ -21,7 +21,13 @@ import weft.runtime.Fiber
  * ==Growth==
  * An insertion that makes a chain of `growAt` lanes (4 by default), whose hashes differ in the bit a doubled
  * table would split them on, doubles the table (a chain of equal hashes would not be split, so
- * it does not grow the table). One thread grows at a time; the others go on, a long chain only
+ * it does not grow the table), if the table is crowded there: at least 3/8 of the (up to) 256
+ * bins of the chain's aligned block hold something, which is what a load of about half a lane
+ * per bin gives with well-spread hashes. Without that check a long-lived table grew for ever
+ * under churn: every insertion is a new draw, and some bin eventually collects four lanes at any
+ * load. With about 2,000 live keys at a time and millions of distinct keys per second it had
+ * 262,144 bins after a few seconds, so that every lookup, install and removal missed the cache
+ * (40% of the submitting fiber's samples). One thread grows at a time; the others go on, a long chain only
  * makes them slower. The grower moves the bins one by one: it CASes bin `i` from its value `v`
  * to `Frozen(v)`, copies `v`'s lanes into bins `i` and `i + n` of the new table, then sets bin
  * `i` to `Moved(new table)`. A frozen bin is still read (lookups search `v`); a writer waits for
@@ -79,9 +85,21 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
       written
     if found == null then
       written match
-        case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) => grow(t)
-        case _                                                            =>
+        case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) && crowded(t, h) =>
+          grow(t)
+        case _ =>
     found
+
+  /** Whether at least 3/8 of the (up to) [[SampleBins]] bins of `h`'s aligned block are used. */
+  private def crowded(t: AtomicReferenceArray[AnyRef], h: Int): Boolean =
+    val n = math.min(SampleBins, t.length)
+    val start = h & (t.length - 1) & ~(n - 1)
+    var used = 0
+    var i = 0
+    while i < n do
+      if t.get(start + i) != null then used += 1
+      i += 1
+    used * 8 >= n * 3
 
   /** Removes `lane` (compared by identity); returns whether it was there. */
   def remove(lane: Lane[K]): Boolean =
@@ -227,6 +245,9 @@ private[keyed] object LaneTable:
 
   /** The largest table. */
   inline val MaxCapacity = 1 << 30
+
+  /** How many bins around a long chain are looked at before growing (see "Growth"). */
+  inline val SampleBins = 256
 
   /** Mixes the high bits of a hash code into the low ones, which choose the bin. */
   def spread(h: Int): Int = h ^ (h >>> 16)

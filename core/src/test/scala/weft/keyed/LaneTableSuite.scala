@@ -102,6 +102,21 @@ class LaneTableSuite extends munit.FunSuite:
     lanes.foreach(l => assert(t.remove(l)))
     assertEquals(t.size, 0)
 
+  test("churn of distinct keys does not grow the table beyond its load"):
+    // At most 2,000 live keys at a time, 2 million in all: a chain of four lanes turns up
+    // somewhere at any load, but the table grows only where it is crowded.
+    val t = LaneTable[Int]()
+    val rnd = scala.util.Random(7)
+    val live = new Array[Lane[Int]](2_000)
+    for i <- 0 until 2_000_000 do
+      val slot = i % live.length
+      if live(slot) != null then assert(t.remove(live(slot)))
+      val l = Lane[Int](rnd.nextInt(), null)
+      if t.putIfAbsent(l) == null then live(slot) = l else live(slot) = null
+    assert(t.capacity <= 8192, s"capacity ${t.capacity} for at most 2,000 live keys")
+    assert(t.capacity >= 1024, s"capacity ${t.capacity}")
+    live.foreach(l => if l != null then assert(t.get(l.key) eq l))
+
   test("keys with equal hash codes share a chain and do not grow the table"):
     val t = LaneTable[Collider]()
     val lanes = (0 until 100).map(i => Lane[Collider](Collider(i, 7), null))
