@@ -10,7 +10,7 @@ import weft.*
  * Several producers and consumers on each kind, with random cancellation of blocked senders and
  * readers and selects racing reads against sends: every value whose send reported success is
  * received exactly once, and nothing else is received. Bounded by count (the whole suite moves
- * about a million values).
+ * about two million values).
  */
 class ChannelStressSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
@@ -23,9 +23,9 @@ class ChannelStressSuite extends munit.FunSuite:
   )
 
   for (name, make) <- kinds do
-    test(s"$name: plain producers and consumers, 4 x 4, 200k values"):
+    test(s"$name: plain producers and consumers, 4 x 4, 500k values"):
       val ch = make()
-      val perProducer = 50000
+      val perProducer = 125000
       val received = ConcurrentLinkedQueue[Int]()
       Async.blocking:
         val consumers = (1 to 4).map: _ =>
