@@ -23,7 +23,9 @@ import weft.runtime.Fiber
  * table would split them on, doubles the table (a chain of equal hashes would not be split, so
  * it does not grow the table), if the table is crowded there: at least 3/8 of the (up to) 256
  * bins of the chain's aligned block hold something, which is what a load of about half a lane
- * per bin gives with well-spread hashes. Without that check a long-lived table grew for ever
+ * per bin gives with well-spread hashes; or if the chain is long ([[LongChain]] lanes), which
+ * at such a load is practically never chance but hashes that share their low bits (keys that
+ * are all multiples of 32, say), which only a larger table separates. Without the check a long-lived table grew for ever
  * under churn: every insertion is a new draw, and some bin eventually collects four lanes at any
  * load. With about 2,000 live keys at a time and millions of distinct keys per second it had
  * 262,144 bins after a few seconds, so that every lookup, install and removal missed the cache
@@ -85,7 +87,9 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
       written
     if found == null then
       written match
-        case c: Chain if c.lanes.length >= growAt && c.splitsAt(t.length) && crowded(t, h) =>
+        case c: Chain
+            if c.lanes.length >= growAt && c.splitsAt(t.length) &&
+              (c.lanes.length >= LongChain || crowded(t, h)) =>
           grow(t)
         case _ =>
     found
@@ -248,6 +252,9 @@ private[keyed] object LaneTable:
 
   /** How many bins around a long chain are looked at before growing (see "Growth"). */
   inline val SampleBins = 256
+
+  /** A chain this long grows the table however sparse the bins around it (see "Growth"). */
+  inline val LongChain = 8
 
   /** Mixes the high bits of a hash code into the low ones, which choose the bin. */
   def spread(h: Int): Int = h ^ (h >>> 16)

@@ -113,9 +113,18 @@ class LaneTableSuite extends munit.FunSuite:
       if live(slot) != null then assert(t.remove(live(slot)))
       val l = Lane[Int](rnd.nextInt(), null)
       if t.putIfAbsent(l) == null then live(slot) = l else live(slot) = null
-    assert(t.capacity <= 8192, s"capacity ${t.capacity} for at most 2,000 live keys")
+    assert(t.capacity <= 16384, s"capacity ${t.capacity} for at most 2,000 live keys")
     assert(t.capacity >= 1024, s"capacity ${t.capacity}")
     live.foreach(l => if l != null then assert(t.get(l.key) eq l))
+
+  test("keys whose hashes share their low bits still grow the table: chains stay short"):
+    // Multiples of 32 use one bin in 32: the bins around a chain look empty, but the chain grows.
+    val t = LaneTable[Int]()
+    val lanes = (0 until 2_000).map(i => Lane[Int](i * 32, null))
+    lanes.foreach(l => assertEquals(t.putIfAbsent(l), null))
+    // 2,000 keys in (capacity / 32) bins, each chain below 8 lanes: at least 8,192 bins.
+    assert(t.capacity >= 8192, s"capacity ${t.capacity}")
+    lanes.foreach(l => assert(t.get(l.key) eq l))
 
   test("keys with equal hash codes share a chain and do not grow the table"):
     val t = LaneTable[Collider]()
