@@ -97,13 +97,7 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     if cs != null && !isDone then
       var i = 0
       while cs.nn(i) == null do i += 1
-      val side = cases(i).source.asInstanceOf[ChannelSide]
-      val limit = side.selectSpinLimit()
-      var spun = 0
-      while spun < limit && !isDone do
-        Fiber.onSpinWait()
-        spun += 1
-      if limit > 0 then side.recordSelectSpin(limit, isDone)
+      cases(i).source.asInstanceOf[ChannelSide].spinBeforePark(this)
 
   /**
    * Whether the cases may park in channel cells: each is a channel side or a future, and no

@@ -28,9 +28,7 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
   private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
     SelectCells.register(ch, this, k.asInstanceOf[Listener[Try[Any]]])
   private[weft] def dropCell(token: AnyRef): Unit = SelectCells.drop(token)
-  private[weft] def selectSpinLimit(): Int = ch.spin.nextLimit()
-  private[weft] def recordSelectSpin(limit: Int, arrivedWhileSpinning: Boolean): Unit =
-    ch.spin.record(limit, arrivedWhileSpinning)
+  private[weft] def spinBeforePark(sel: weft.Selector): Unit = ch.spin.beforePark(sel.isDone)
 
   /** Whether any listener waits in the watch list. */
   inline def watching: Boolean = watchers.get() ne Nil

@@ -27,13 +27,11 @@ private[weft] trait ChannelSide:
   private[weft] def dropCell(token: AnyRef): Unit
 
   /**
-   * How long a select parked in a cell of this channel spins before parking its fiber: the
-   * channel's [[SpinPolicy]], shared with its blocking waiters.
+   * Spins before select `sel`, with a case parked in a cell of this channel, parks its fiber:
+   * as the channel's [[SpinPolicy]] allows (shared with its blocking waiters), until `sel` is
+   * done, and scores the spin there.
    */
-  private[weft] def selectSpinLimit(): Int
-
-  /** Scores a select's spin of up to `limit` (see [[SpinPolicy.record]]). */
-  private[weft] def recordSelectSpin(limit: Int, arrivedWhileSpinning: Boolean): Unit
+  private[weft] def spinBeforePark(sel: weft.Selector): Unit
 
 /**
  * A case of a select parked in a rendezvous cell: the cell state that the sender of this cell

@@ -23,8 +23,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
   private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
     throw UnsupportedOperationException("a send case never parks in a read cell")
   private[weft] def dropCell(token: AnyRef): Unit = ()
-  private[weft] def selectSpinLimit(): Int = 0
-  private[weft] def recordSelectSpin(limit: Int, arrivedWhileSpinning: Boolean): Unit = ()
+  private[weft] def spinBeforePark(sel: weft.Selector): Unit = ()
 
   def onComplete(k: Listener[Try[Unit]]): Unit =
     if !poll(k) then
