@@ -12,7 +12,7 @@ import weft.*
  * received exactly once, and nothing else is received. Bounded by count (the whole suite moves
  * about two million values).
  */
-class ChannelStressSuite extends munit.FunSuite:
+class ChannelStressSuite extends munit.FunSuite, StressChecks:
   override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
 
   val kinds: List[(String, () => Channel[Int])] = List(
@@ -46,23 +46,8 @@ class ChannelStressSuite extends munit.FunSuite:
     // JVMs and in fresh ones; `withinDeadline` turns a hang into a failure with the threads'
     // stacks rather than a stuck CI.
     test(s"$name: cancellation and selects, every delivered value received exactly once"):
-      withinDeadline(90):
+      withinDeadline(90, "channel-stress-"):
         cancellationAndSelects(make)
-
-  /** Runs `body` on its own thread; fails (with the threads' stacks) if it is not done in time. */
-  def withinDeadline(seconds: Int)(body: => Unit): Unit =
-    @volatile var failure: Throwable | Null = null
-    val t = Thread.ofPlatform().start: () =>
-      try body
-      catch case e: Throwable => failure = e
-    t.join(seconds * 1000L)
-    if t.isAlive then
-      val stacks = Thread.getAllStackTraces.asScala
-        .map((th, st) => s"$th\n  ${st.take(12).mkString("\n  ")}")
-        .mkString("\n")
-      t.interrupt()
-      fail(s"not finished in $seconds s (a livelock?); platform threads:\n$stacks")
-    if failure != null then throw failure.nn
 
   def cancellationAndSelects(make: () => Channel[Int]): Unit =
     val ch = make()
@@ -106,6 +91,4 @@ class ChannelStressSuite extends munit.FunSuite:
       producers.foreach(_.await)
       ch.close()
       consumers.foreach(_.await)
-    val got = received.asScala.toVector.sorted
-    assertEquals(got.distinct.length, got.length, "a value was received twice")
-    assertEquals(got, delivered.asScala.toVector.sorted)
+    assertExactlyOnce(received, delivered)

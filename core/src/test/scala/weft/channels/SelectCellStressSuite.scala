@@ -2,7 +2,6 @@ package weft.channels
 
 import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
-import scala.jdk.CollectionConverters.*
 import scala.util.{Random, Success, Try}
 import weft.*
 
@@ -12,32 +11,12 @@ import weft.*
  * senders and readers: every value whose send reported delivery is received exactly once, and
  * nothing else is received. Bounded by count: a few thousand values per run.
  */
-class SelectCellStressSuite extends munit.FunSuite:
+class SelectCellStressSuite extends munit.FunSuite, StressChecks:
   override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
 
   for (width, seed) <- List((2, 1), (3, 2), (2, 3), (3, 4)) ++ extra do
     test(s"$width rendezvous channels, seed $seed: delivered values received exactly once"):
-      withinDeadline(60)(run(width, seed))
-
-  /** Runs `body`; if it is not done in time, fails with a dump of every thread (virtual too). */
-  def withinDeadline(seconds: Int)(body: => Unit): Unit =
-    @volatile var failure: Throwable | Null = null
-    val t = Thread.ofPlatform().start: () =>
-      try body
-      catch case e: Throwable => failure = e
-    t.join(seconds * 1000L)
-    if t.isAlive then
-      val file = java.nio.file.Files.createTempFile("select-cells-", ".txt")
-      java.nio.file.Files.delete(file)
-      java.lang.management.ManagementFactory
-        .getPlatformMXBean(classOf[com.sun.management.HotSpotDiagnosticMXBean])
-        .dumpThreads(
-          file.toString,
-          com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN
-        )
-      t.interrupt()
-      fail(s"not finished in $seconds s; every thread's stack in $file")
-    if failure != null then throw failure.nn
+      withinDeadline(60, "select-cells-")(run(width, seed))
 
   // More runs on request (-Dweft.selectStress=N), for loops outside CI.
   private def extra =
@@ -94,6 +73,4 @@ class SelectCellStressSuite extends munit.FunSuite:
       producers.foreach(_.await)
       chs.foreach(_.close())
       consumers.foreach(_.await)
-    val got = received.asScala.toVector.sorted
-    assertEquals(got.distinct.length, got.length, "a value was received twice")
-    assertEquals(got, delivered.asScala.toVector.sorted)
+    assertExactlyOnce(received, delivered)
