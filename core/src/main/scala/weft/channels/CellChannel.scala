@@ -81,9 +81,10 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 
   /**
    * Whether the channel is closed and cell `r` is at or above `closedAt` (a reader there gets
-   * the failure). Reads `closedAt` first: it sits on a line the senders do not write.
+   * the failure). Reads `closedAt` first: it sits on a line the senders do not write; `r` is
+   * evaluated last.
    */
-  private[channels] inline def isClosedAt(r: Long): Boolean =
+  private[channels] inline def isClosedAt(inline r: Long): Boolean =
     closedAt != Long.MaxValue && isClosed(senders) && r >= closedAt
 
   /** Whether this is a rendezvous channel (select cases may park in its cells). */
@@ -152,10 +153,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   override def read()(using Async): Try[T] =
     while true do
       // `closedAt` first: it sits on a line the sender does not write, unlike S.
-      if closedAt != Long.MaxValue && isClosed(senders) && receivers >= closedAt then
-        return closedFailure
+      if isClosedAt(receivers) then return closedFailure
       val h = recvHint.get()
-      val r: Long = COUNT.getAndAdd(counts, ReceiversAt, 1L)
+      val r: Long = claimReceive()
       val seg = segmentFor(recvHint, h, r)
       if bounded then expand(seg, r + capacity)
       val res = readCell(seg, index(r), r)
