@@ -103,9 +103,8 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
       // Once closed, cells at or above `closedAt` never get a value, although S still counts
       // the sends that close refused (`send` claims its cell before it sees the bit): waiting
       // for a store there would spin forever.
-      if r >= count(s) || (isClosed(s) && r >= ch.closedAt) then
-        if isClosed(s) && r >= ch.closedAt then return offerClosed(w)
-        return false
+      if isClosed(s) && r >= ch.closedAt then return offerClosed(w)
+      if r >= count(s) then return false
       val seg = h.find(r / SegmentSize)
       val i = index(r)
       seg.cells.get(i) match

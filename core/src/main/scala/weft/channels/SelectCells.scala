@@ -108,11 +108,16 @@ private[channels] object SelectCells:
    */
   def register[T](ch: CellChannel[T], src: ReadSource[T], k: Listener[Try[Any]]): AnyRef | Null =
     val lock = k.lock.nn
+    val from = src.asInstanceOf[weft.Source[Try[Any]]]
+    // The case takes the value of blocking or send-source sender `snd` (its cell is now `Done`).
+    def take(snd: Sender): Unit =
+      k.complete(Success(decode[T](snd.value)), from)
+      snd.finish(Done)
     if !lock.acquire() then return null
     while true do
       // L is held here.
       if ch.isClosedAt(ch.receivers) then
-        k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+        k.complete(closedFailure, from)
         return null
       val h = ch.recvHint.get()
       val r = ch.claimReceive()
@@ -124,13 +129,13 @@ private[channels] object SelectCells:
           case null =>
             if ch.isClosedAt(r) then
               if seg.cells.compareAndSet(i, null, Broken) then
-                k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+                k.complete(closedFailure, from)
                 return null
             else
               val sr = SelectReader(k, seg, i)
               if seg.cells.compareAndSet(i, null, sr) then
                 if ch.isClosedAt(r) && seg.cells.compareAndSet(i, sr, Broken) then
-                  k.complete(closedFailure, src.asInstanceOf[weft.Source[Try[Any]]])
+                  k.complete(closedFailure, from)
                   return null
                 lock.release()
                 return sr
@@ -139,15 +144,13 @@ private[channels] object SelectCells:
             if l2 == null then
               // A blocking send: taken under L alone (or it broke the cell: re-read).
               if seg.cells.compareAndSet(i, snd, Done) then
-                k.complete(Success(decode[T](snd.value)), src.asInstanceOf[weft.Source[Try[Any]]])
-                snd.finish(Done)
+                take(snd)
                 return null
             else if lock.number < l2.nn.number then
               // In the global order already: take L2 while holding L.
               if !l2.nn.acquire() then seg.cells.compareAndSet(i, snd, Broken)
               else if seg.cells.compareAndSet(i, snd, Done) then
-                k.complete(Success(decode[T](snd.value)), src.asInstanceOf[weft.Source[Try[Any]]])
-                snd.finish(Done)
+                take(snd)
                 return null
               else l2.nn.release()
             else
@@ -157,11 +160,7 @@ private[channels] object SelectCells:
               lockPair(lock, l2) match
                 case Locked =>
                   if seg.cells.compareAndSet(i, snd, Done) then
-                    k.complete(
-                      Success(decode[T](snd.value)),
-                      src.asInstanceOf[weft.Source[Try[Any]]]
-                    )
-                    snd.finish(Done)
+                    take(snd)
                     return null
                   l2.nn.release() // the sender left (its cell is now Broken): keep L
                 case FirstGone =>
