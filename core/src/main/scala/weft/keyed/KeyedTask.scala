@@ -11,6 +11,19 @@ import weft.runtime.{AsyncSupport, Fiber}
  * One task of a [[Sequentially]]: its body, and the future of its result (the task IS the
  * future, to save an allocation), and a link in its key's queue ([[Lane]]).
  *
+ * ==The key's entry==
+ * The task that finds its key idle becomes the key's ''entry'' in the key map ([[LaneTable]]):
+ * it carries its key and the key's spread hash, and `lane` says what follows it:
+ *   - `null`: nothing; the entry is its key's only task (queued or running). A key that never
+ *     has two tasks in flight at once thus costs one object per task, and no [[Lane]];
+ *   - a [[Lane]]: a second task came while this one was in flight; the lane queues the key's
+ *     later tasks and counts this one as its running task (see [[Lane]]);
+ *   - [[Lane.Dead]]: the entry finished alone; the key is idle and the entry is dead.
+ * The runner of a lone entry and the producer of the key's second task race by CAS on `lane`
+ * (`null -> Dead` in [[retireAlone]], `null -> lane` in [[attach]]): exactly one wins, so either
+ * the key retires or the runner goes on with the lane. An entry is dead once `lane` is dead
+ * (`Dead`, or a lane that retired): lookups skip it, and the next task of its key replaces it.
+ *
  * ==Run and cancel==
  * One CAS-updated int holds the task's state:
  *   - `PENDING` -> `RUNNING`: the key's drainer starts the body ([[runOn]]);
@@ -27,9 +40,18 @@ import weft.runtime.{AsyncSupport, Fiber}
  * The body runs with its own [[CompletionGroup]]: futures it starts are cancelled and joined
  * when it ends, and cancelling the task cancels them too.
  */
-private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
-    extends CoreFuture[T]:
+private[keyed] final class KeyedTask[T](
+    private var body: Async ?=> T,
+    val key: Any,
+    val hash: Int
+) extends CoreFuture[T]:
   import KeyedTask.*
+
+  /** As the key's entry: what follows this task (see "The key's entry"). */
+  @volatile private[keyed] var lane: Lane | Null = uninitialized
+
+  /** The next dead entry on the way out of the key map (see [[RetiredLanes]]). */
+  private[keyed] var nextRetired: KeyedTask[?] | Null = uninitialized
 
   /** The next task of the same key (written by the producer that enqueues it). */
   @volatile private[keyed] var next: KeyedTask[?] | Null = uninitialized
@@ -39,6 +61,17 @@ private[keyed] final class KeyedTask[T](private var body: Async ?=> T)
   // by a canceller only after its own CAS from `RUNNING`, which orders them.
   private var runner: Fiber | Null = uninitialized
   private var scope: CompletionGroup | Null = uninitialized
+
+  /** Whether this entry is dead: it finished alone, or its lane retired. */
+  def isDead: Boolean =
+    val l = lane
+    l != null && l.isRetired
+
+  /** The runner of a lone entry, after it: retires the key unless a lane came (see above). */
+  def retireAlone(): Boolean = LANE.compareAndSet(this, null, Lane.Dead)
+
+  /** Attaches `l` (holding the key's second task) to this lone entry; `false` if it has one. */
+  def attach(l: Lane): Boolean = LANE.compareAndSet(this, null, l)
 
   /**
    * Runs the body on the current fiber, unless the task was cancelled, and completes the
@@ -117,6 +150,16 @@ private[keyed] object KeyedTask:
   inline val CANCELLING = 2
   inline val DONE = 3
 
+  /**
+   * The entry of a `run` that executes its body inline on the caller's fiber: it holds the key
+   * while the body runs and is never run itself (it is `DONE` from the start, so cancelling it
+   * does nothing).
+   */
+  def inlineEntry(key: Any, hash: Int): KeyedTask[Unit] =
+    val t = KeyedTask[Unit](cleared, key, hash)
+    STATE.set(t, DONE)
+    t
+
   /** Replaces a body that ran or was cancelled, so that it can be collected. */
   val cleared: Async ?=> Nothing =
     throw IllegalStateException("a Sequentially task body ran twice")
@@ -126,3 +169,5 @@ private[keyed] object KeyedTask:
 
   /** The `next` link, written with release stores (see "Fences" in [[Lane]]). */
   val NEXT: VarHandle = lookup.findVarHandle(classOf[KeyedTask[?]], "next", classOf[KeyedTask[?]])
+
+  private val LANE: VarHandle = lookup.findVarHandle(classOf[KeyedTask[?]], "lane", classOf[Lane])

@@ -7,20 +7,26 @@ import scala.util.{Failure, Success}
 import weft.{Async, Promise}
 
 /**
- * The queue of one active key of a [[Sequentially]]: it exists only while the key has tasks
- * queued or running, and is removed from the key map ([[LaneTable]]) when it runs dry.
+ * The queue of one busy key of a [[Sequentially]]: the tasks that came while the key's entry
+ * task was in flight (see "The key's entry" in [[KeyedTask]]). A key gets a lane only when a
+ * second task of it arrives while the first is queued or running; a key whose tasks come one at
+ * a time never has one. The lane hangs off its `owner` entry and dies with it: when the lane
+ * retires, the entry is dead and leaves the key map ([[LaneTable]]).
  *
  * ==Count and baton==
  * `count` is the number of tasks admitted and not yet settled as finished, the running one
- * included. A lane is born with `count = 1` by the caller that installs it in the key map; that
- * caller holds the ''baton'': the right to run the key's tasks. Exactly one fiber holds the baton
- * at a time; it runs a task, then [[finishOne]], which settles the `done` tasks finished so far
- * (see "Settling in batches"): `count` `done` -> `RETIRED` (the lane is dead; it leaves
- * the map, at once or via [[RetiredLanes]]) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
+ * included. A lane is born with `count = 2` (its owner and its first task) by the producer
+ * that attaches it to the owner; the owner's runner holds the ''baton'' (the right to run the
+ * key's tasks): after the owner it settles it here ([[finishOne]]) and goes on with the lane's
+ * tasks. Exactly one fiber holds the baton at a time; it runs a task, then [[finishOne]], which
+ * settles the `done` tasks finished so far (see "Settling in batches"): `count` `done` ->
+ * `RETIRED` (the lane and its owner are dead; the owner leaves the map via [[RetiredLanes]],
+ * or at once) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
  * admits its task with a CAS `c` -> `c + 1` for `1 <= c <= limit`, then pushes it; it fails on
- * `RETIRED` (it then helps remove the dead lane and installs a fresh one) or waits while the
- * lane is full (backpressure). Since `count` never rests at 0, no producer ever needs to hand
- * out a second baton: admission and retirement are decided by one CAS each.
+ * `RETIRED` (it then helps remove the dead entry and installs its own task as the key's new
+ * entry) or waits while the lane is full (backpressure). Since `count` never rests at 0, no
+ * producer ever needs to hand out a second baton: admission and retirement are decided by one
+ * CAS each.
  *
  * ==The queue==
  * An intrusive multi-producer single-consumer linked queue (Vyukov's): producers swap
@@ -38,12 +44,10 @@ import weft.{Async, Promise}
  * really pending by up to `SettleBatch - 1`: backpressure is conservative, never looser.
  *
  * ==Layout==
- * The fields producers read and write (`key` and `hash` in [[LaneKey]], read by lookups;
- * `count`, `tail`, `entry`) and those only the baton holder writes (`head`, `initial`,
- * `unsettled`) sit on different cache lines (padding in between), so that a lookup or a push on
- * one core does not miss on a line the holder keeps writing on another. The key shares the
- * producers' line: a second pad there made every lane a cache line larger, which cost more
- * than it saved with many distinct keys, where each lane serves one task.
+ * The fields producers read and write (`count`, `tail`, `entry`) and those only the baton
+ * holder writes (`head`, `initial`, `unsettled`) sit on different cache lines (padding in
+ * between), so that a push on one core does not miss on a line the holder keeps writing on
+ * another.
  *
  * ==Fences==
  * Only the steps that decide something are full fences: the producer's swap of `tail`, and the
@@ -59,8 +63,11 @@ import weft.{Async, Promise}
  * task, and all of them when the lane retires. Producer (register, then read `count`) and holder
  * (write `count`, then poll `waiters`) order their steps oppositely, so a wake-up is never lost.
  */
-private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
-    extends LaneProducerFields[K](key, first):
+private[keyed] final class Lane(
+    val owner: KeyedTask[?] | Null,
+    first: KeyedTask[?] | Null,
+    initialCount: Int
+) extends LaneProducerFields(first, initialCount):
   import Lane.*
 
   /** The last task taken by the baton holder (consumer side only). */
@@ -72,13 +79,10 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
   /** Tasks finished by the baton holder and not yet subtracted from `count`. */
   private var unsettled: Int = uninitialized
 
-  /** The next lane on the way out of the table, once retired (see [[RetiredLanes]]). */
-  private[keyed] var nextRetired: Lane[?] | Null = uninitialized
-
   HEAD.set(this, first)
   INITIAL.set(this, first)
 
-  /** Whether the lane is dead: its last task finished; a new task of its key needs a new lane. */
+  /** Whether the lane is dead: its last task finished; its owner entry is dead too. */
   def isRetired: Boolean = count == RETIRED
 
   /** Admits one more task: [[Admitted]], [[Full]] (with `limit` tasks counted) or [[Retired]]. */
@@ -116,7 +120,7 @@ private[keyed] final class Lane[K](key: K, first: KeyedTask[?] | Null)
 
   /**
    * Called by the baton holder after a task: returns `true` if the lane retired (the caller
-   * sees to its removal from the map), `false` if more tasks are admitted (the caller keeps the baton).
+   * sees to its owner's removal from the map), `false` if more tasks are admitted (the caller keeps the baton).
    * Wakes the producers waiting for room.
    */
   def finishOne(): Boolean =
@@ -203,6 +207,9 @@ private[keyed] object Lane:
   /** `count` of a dead lane. */
   inline val RETIRED = Int.MinValue
 
+  /** A lane for `owner`'s key holding `first`, the key's second task in flight. */
+  def following(owner: KeyedTask[?], first: KeyedTask[?]): Lane = Lane(owner, first, 2)
+
   /** Results of [[Lane.tryAdmit]]. */
   inline val Admitted = 0
   inline val Full = 1
@@ -212,40 +219,40 @@ private[keyed] object Lane:
   inline val SettleBatch = 32
 
   private val lookup =
-    MethodHandles.privateLookupIn(classOf[LaneProducerFields[?]], MethodHandles.lookup())
+    MethodHandles.privateLookupIn(classOf[LaneProducerFields], MethodHandles.lookup())
   val COUNT: VarHandle =
-    lookup.findVarHandle(classOf[LaneProducerFields[?]], "count", classOf[Int])
+    lookup.findVarHandle(classOf[LaneProducerFields], "count", classOf[Int])
   val TAIL: VarHandle =
-    lookup.findVarHandle(classOf[LaneProducerFields[?]], "tail", classOf[KeyedTask[?]])
+    lookup.findVarHandle(classOf[LaneProducerFields], "tail", classOf[KeyedTask[?]])
   private val ENTRY: VarHandle =
-    lookup.findVarHandle(classOf[LaneProducerFields[?]], "entry", classOf[KeyedTask[?]])
+    lookup.findVarHandle(classOf[LaneProducerFields], "entry", classOf[KeyedTask[?]])
   val WAITERS: VarHandle =
     lookup.findVarHandle(
-      classOf[LaneProducerFields[?]],
+      classOf[LaneProducerFields],
       "waiters",
       classOf[ConcurrentLinkedQueue[?]]
     )
-  private val laneLookup = MethodHandles.privateLookupIn(classOf[Lane[?]], MethodHandles.lookup())
+  private val laneLookup = MethodHandles.privateLookupIn(classOf[Lane], MethodHandles.lookup())
   private val HEAD: VarHandle =
-    laneLookup.findVarHandle(classOf[Lane[?]], "head", classOf[KeyedTask[?]])
+    laneLookup.findVarHandle(classOf[Lane], "head", classOf[KeyedTask[?]])
   private val INITIAL: VarHandle =
-    laneLookup.findVarHandle(classOf[Lane[?]], "initial", classOf[KeyedTask[?]])
+    laneLookup.findVarHandle(classOf[Lane], "initial", classOf[KeyedTask[?]])
 
-/** The fields every lookup reads: written once, at construction (see "Layout" in [[Lane]]). */
-private[keyed] abstract class LaneKey[K](val key: K):
-  /** The key's spread hash code, cached for [[LaneTable]]. */
-  val hash: Int = LaneTable.spread(key.##)
+  /**
+   * A lane attached to a task that finished alone: always retired (see [[KeyedTask]]). Last in
+   * this object: its constructor uses the handles above.
+   */
+  val Dead: Lane = Lane(null, null, RETIRED)
 
 /**
  * The fields producers write (`count` is CASed by the baton holder too, in batches), then the
  * padding that keeps the baton holder's fields off their line.
  */
-private[keyed] abstract class LaneProducerFields[K](key: K, first: KeyedTask[?] | Null)
-    extends LaneKey[K](key):
+private[keyed] abstract class LaneProducerFields(first: KeyedTask[?] | Null, initialCount: Int):
   @volatile private[keyed] var count: Int = uninitialized
   @volatile private[keyed] var tail: KeyedTask[?] | Null = uninitialized
   @volatile private[keyed] var entry: KeyedTask[?] | Null = uninitialized
   @volatile private[keyed] var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = uninitialized
-  Lane.COUNT.set(this, 1)
+  Lane.COUNT.set(this, initialCount)
   Lane.TAIL.set(this, first)
   private[keyed] var q01, q02, q03, q04, q05, q06, q07, q08: Long = uninitialized

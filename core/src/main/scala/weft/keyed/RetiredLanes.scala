@@ -3,43 +3,46 @@ package weft.keyed
 import java.util.concurrent.atomic.AtomicReference
 
 /**
- * Lanes that retired on a worker, on their way out of the [[LaneTable]]: the workers hand them
- * over here, and the fibers that submit tasks remove them from the table.
+ * Key entries that died on a worker (their key went idle), on their way out of the
+ * [[LaneTable]]: the workers hand them over here, and the fibers that submit tasks remove them
+ * from the table. (An entry is the task that holds its key, see [[KeyedTask]]; it dies when it
+ * finishes alone or when its [[Lane]] retires.)
  *
- * ==Why the worker does not remove its lane itself==
- * With many distinct keys, every task installs a lane (on the submitting fiber's core) and
- * every lane retires after its task (on a worker's core). If the worker removed the lane, each
+ * ==Why the worker does not remove the entry itself==
+ * With many distinct keys, every task installs an entry (on the submitting fiber's core) and
+ * every entry dies after its task (on a worker's core). If the worker removed the entry, each
  * bin of the table would change cores twice per task, and a cache-line transfer per table
  * operation was the largest cost of `submit` in the profile (about 40% of the samples, in the
- * loads of the bins). So a worker only marks the lane retired (a CAS on the lane, which it has
- * in its cache anyway) and collects it in its own [[Batch]]; full batches go onto one shared
- * stack; the next `submit` or `run` takes the whole stack and removes those lanes, in bins it
- * most likely wrote itself a moment ago. The table is then written by the submitting side only.
+ * loads of the bins). So a worker only marks the entry dead (a CAS on the task it just ran, in
+ * its cache anyway) and collects it in its own [[Batch]]; full batches go onto one shared
+ * stack; the next `submit` or `run` takes the whole stack and removes those entries, from bins
+ * it most likely wrote itself a moment ago. The table is then written by the submitting side
+ * only.
  *
  * ==Why nothing is lost or kept==
- * A retired lane left in the table is dead: lookups skip it and an insertion of its key
- * replaces it (see [[LaneTable]]), so deferring its removal changes no result; removal is by
- * identity, so removing a lane already replaced or removed does nothing. Memory stays bounded:
- * a worker holds at most `BatchSize - 1` lanes in its batch, flushes it whenever it finds no
- * ready lane, and, once idle, sweeps the shared stack itself if no submission did so within
- * a short delay; so when the work stops, every retired lane leaves the table without waiting
- * for another submission.
+ * A dead entry left in the table is skipped by lookups and replaced by an insertion of its key
+ * (see [[LaneTable]]), so deferring its removal changes no result; removal is by identity, so
+ * removing an entry already replaced or removed does nothing. Memory stays bounded: a worker
+ * holds at most `BatchSize - 1` entries in its batch, flushes it whenever it finds nothing
+ * ready, and, once idle, sweeps the shared stack itself if no submission did so within a short
+ * delay; so when the work stops, every dead entry leaves the table without waiting for another
+ * submission.
  *
- * The stack is a Treiber stack threaded through the lanes' `nextRetired` field: a flush pushes
- * a whole batch with one CAS, a sweep takes everything with one `getAndSet`.
+ * The stack is a Treiber stack threaded through the entries' `nextRetired` field: a flush
+ * pushes a whole batch with one CAS, a sweep takes everything with one `getAndSet`.
  *
  * @param remove
- *   removes a lane from the table (by identity)
+ *   removes an entry from the table (by identity)
  */
-private[keyed] final class RetiredLanes(remove: Lane[?] => Unit):
+private[keyed] final class RetiredLanes(remove: KeyedTask[?] => Unit):
   import RetiredLanes.BatchSize
 
-  private val stack = AtomicReference[Lane[?] | Null]()
+  private val stack = AtomicReference[KeyedTask[?] | Null]()
 
-  /** Whether lanes wait for removal. */
+  /** Whether dead entries wait for removal. */
   def pending: Boolean = stack.get() != null
 
-  /** Removes from the table every lane handed over so far (any fiber; cheap when none). */
+  /** Removes from the table every entry handed over so far (any fiber; cheap when none). */
   def sweep(): Unit =
     if pending then
       var l = stack.getAndSet(null)
@@ -49,21 +52,21 @@ private[keyed] final class RetiredLanes(remove: Lane[?] => Unit):
         remove(l)
         l = next
 
-  /** The retired lanes one worker collects before it hands them over (confined to it). */
+  /** The dead entries one worker collects before it hands them over (confined to it). */
   final class Batch:
-    private var first: Lane[?] | Null = null
-    private var last: Lane[?] | Null = null
+    private var first: KeyedTask[?] | Null = null
+    private var last: KeyedTask[?] | Null = null
     private var size = 0
 
-    /** Adds a lane that just retired; hands the batch over once it is full. */
-    def add(lane: Lane[?]): Unit =
-      lane.nextRetired = first
-      first = lane
-      if last == null then last = lane
+    /** Adds an entry that just died; hands the batch over once it is full. */
+    def add(entry: KeyedTask[?]): Unit =
+      entry.nextRetired = first
+      first = entry
+      if last == null then last = entry
       size += 1
       if size >= BatchSize then flush()
 
-    /** Hands the collected lanes over to the shared stack (one CAS). */
+    /** Hands the collected entries over to the shared stack (one CAS). */
     def flush(): Unit =
       val f = first
       if f != null then
@@ -79,5 +82,5 @@ private[keyed] final class RetiredLanes(remove: Lane[?] => Unit):
 
 private[keyed] object RetiredLanes:
 
-  /** Lanes a worker collects before it hands them over. */
+  /** Entries a worker collects before it hands them over. */
   inline val BatchSize = 32

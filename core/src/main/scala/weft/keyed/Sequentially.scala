@@ -28,13 +28,16 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==How it works==
- * A key with queued or running tasks has a [[Lane]] in a [[LaneTable]] (a lock-free map); the lane
- * retires when the key runs dry and leaves the map soon after (a worker hands it to the
- * submitting side, which removes it: see [[RetiredLanes]]), so idle keys cost nothing. The fiber
- * that installs a lane holds its ''baton'' (the right to run the key's tasks, see [[Lane]]):
- * `run` on an idle key runs the body at once on the caller's own fiber (no hand-off at all) and
- * passes the baton to the pool if tasks queued up meanwhile; `submit` hands a new lane's baton
- * to the [[WorkerPool]], an elastic pool of virtual threads. A body that blocks therefore blocks
+ * A key with queued or running tasks has an ''entry'' in a [[LaneTable]] (a lock-free map): the
+ * task that found the key idle. Tasks that come while it is in flight queue in a [[Lane]]
+ * attached to it; a key whose tasks come one at a time never gets a lane (see "The key's entry"
+ * in [[KeyedTask]]). The entry dies when the key runs dry and leaves the map soon after (a worker
+ * hands it to the submitting side, which removes it: see [[RetiredLanes]]), so idle keys cost
+ * nothing. The fiber that installs an entry holds the key's ''baton'' (the right to run the
+ * key's tasks, see [[Lane]]): `run` on an idle key runs the body at once on the caller's own
+ * fiber (no hand-off at all) and passes the baton to the pool if tasks queued up meanwhile;
+ * `submit` hands a new entry to the [[WorkerPool]], an elastic pool of virtual threads, whose
+ * worker runs it and then the lane's tasks, if a lane came. A body that blocks therefore blocks
  * one virtual thread only.
  *
  * ==Lifecycle==
@@ -56,15 +59,8 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     extends Cancellable:
 
   private val lanes = LaneTable[K]()
-  private val retired = RetiredLanes(lane => lanes.remove(lane.asInstanceOf[Lane[K]]))
-  private val pool =
-    WorkerPool(
-      scope,
-      keepAliveNanos,
-      retired,
-      (lane, batch) => drain(lane.asInstanceOf[Lane[K]], batch),
-      () => cancel()
-    )
+  private val retired = RetiredLanes(entry => lanes.remove(entry))
+  private val pool = WorkerPool(scope, keepAliveNanos, retired, drain, () => cancel())
   @volatile private var closed = false
   @volatile private var shutdown = false
 
@@ -85,16 +81,17 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   def run[T](key: K)(body: Async ?=> T)(using async: Async): T =
     checkKey(key)
     checkOpen()
-    if lanes.get(key) == null then
-      val lane = Lane[K](key, null)
-      if lanes.putIfAbsent(lane) == null then return runInline(lane, body)
+    val h = LaneTable.spread(key.##)
+    if lanes.get(key, h) == null then
+      val entry = KeyedTask.inlineEntry(key, h)
+      if lanes.putIfAbsent(entry) == null then return runInline(entry, body)
     // The task is a member of the caller's group while the caller waits for it, so cancelling
     // the caller cancels the task synchronously, inside the caller's `cancel()`: a task still
     // queued then can never start, however late the caller's fiber notices its interrupt.
-    val task = KeyedTask[T](body)
+    val task = KeyedTask[T](body, key, h)
     task.link(async.group)
     try
-      enqueue(key, task)
+      enqueue(task)
       val result =
         try async.await(task)
         catch
@@ -117,8 +114,8 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   def submit[T](key: K)(body: Async ?=> T)(using Async): Future[T] =
     checkKey(key)
     checkOpen()
-    val task = KeyedTask[T](body)
-    enqueue(key, task)
+    val task = KeyedTask[T](body, key, LaneTable.spread(key.##))
+    enqueue(task)
     task
 
   /**
@@ -127,11 +124,16 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    */
   def close(): Unit =
     closed = true
-    lanes.foreach(_.wakeAllWaiters())
+    lanes.foreach: entry =>
+      val lane = entry.lane
+      if lane != null then lane.wakeAllWaiters()
 
   /** Cancels every queued task that has not started yet; running tasks go on. */
   def cancelPending(): Unit =
-    lanes.foreach(_.cancelTasks(running = false))
+    lanes.foreach: entry =>
+      entry.cancelIfPending()
+      val lane = entry.lane
+      if lane != null then lane.cancelTasks(running = false)
 
   /**
    * Shuts the executor down now: closes it, cancels pending tasks (they never run), cancels
@@ -142,9 +144,12 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     if !shutdown then
       closed = true
       shutdown = true
-      lanes.foreach: lane =>
-        lane.wakeAllWaiters()
-        lane.cancelTasks(running = true)
+      lanes.foreach: entry =>
+        entry.cancel()
+        val lane = entry.lane
+        if lane != null then
+          lane.wakeAllWaiters()
+          lane.cancelTasks(running = true)
       pool.stop()
     unlink()
 
@@ -155,7 +160,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   def activeKeys: Int = lanes.size
 
   /**
-   * The number of lanes the key map holds, including retired ones not yet removed (at most a
+   * The number of entries the key map holds, including dead ones not yet removed (at most a
    * batch per worker while work goes on; none once the workers are idle): for tests.
    */
   private[keyed] def retainedLanes: Int = lanes.retained
@@ -169,29 +174,34 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   private def checkOpen(): Unit =
     if closed then throw SequentiallyClosedException()
 
-  /** Admits `task` into `key`'s lane, installing a lane (and starting it) if there is none. */
-  private def enqueue(key: K, task: KeyedTask[?])(using Async): Unit =
+  /**
+   * Admits `task` for its key: installs it as the key's entry (and hands it to the pool) if the
+   * key is idle, attaches a lane holding it to a lone entry, or queues it in the entry's lane.
+   */
+  private def enqueue(task: KeyedTask[?])(using Async): Unit =
     var placed = false
     while !placed do
       checkOpen()
-      val lane = lanes.get(key)
-      if lane == null then
-        val fresh = Lane[K](key, task)
-        if lanes.putIfAbsent(fresh) == null then
-          pool.activate(fresh)
-          placed = true
+      // one walk of the table: install the task, or find the key's live entry
+      val entry = lanes.putIfAbsent(task)
+      if entry == null then
+        pool.activate(task)
+        placed = true
       else
-        lane.tryAdmit(maxPendingPerKey) match
-          case Lane.Admitted =>
-            lane.push(task)
-            placed = true
-          case Lane.Retired => lanes.remove(lane)
-          case _            => lane.awaitRoom(maxPendingPerKey)
+        val lane = entry.lane
+        if lane == null then placed = entry.attach(Lane.following(entry, task))
+        else
+          lane.tryAdmit(maxPendingPerKey) match
+            case Lane.Admitted =>
+              lane.push(task)
+              placed = true
+            case Lane.Retired => lanes.remove(entry)
+            case _            => lane.awaitRoom(maxPendingPerKey)
     retired.sweep()
     if shutdown then task.cancel()
 
-  /** The fast path of `run`: the caller holds the new lane's baton and runs `body` itself. */
-  private def runInline[T](lane: Lane[K], body: Async ?=> T)(using async: Async): T =
+  /** The fast path of `run`: the caller holds `entry`'s baton and runs `body` itself. */
+  private def runInline[T](entry: KeyedTask[Unit], body: Async ?=> T)(using async: Async): T =
     val g = CompletionGroup()
     try
       Cancellation.check("Sequentially.run")
@@ -199,26 +209,52 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     finally
       g.cancel()
       g.waitCompletion()
-      if lane.finishOne() then lanes.remove(lane)
-      else pool.activate(lane)
+      if entry.retireAlone() then lanes.remove(entry)
+      else
+        val lane = entry.lane.nn
+        if lane.finishOne() then lanes.remove(entry) else pool.activate(lane)
       retired.sweep()
 
+  /** Runs a lone entry or a lane's tasks, for a worker holding the baton (see [[drainLane]]). */
+  private def drain(work: AnyRef, retiring: RetiredLanes#Batch): Int =
+    work match
+      case entry: KeyedTask[?] => runEntry(entry, retiring)
+      case lane: Lane          => drainLane(lane, retiring)
+
   /**
-   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then puts the retired
-   * lane into the worker's batch `retiring` (see [[RetiredLanes]]), and returns how many ran.
-   * Once the executor is shut down, the remaining tasks are discarded (cancelled) instead of run.
+   * Runs `entry`, the key's first task, then retires the key (the entry goes into the worker's
+   * batch `retiring`, see [[RetiredLanes]]) or, if a lane came meanwhile, drains the lane.
    */
-  private def drain(lane: Lane[K], retiring: RetiredLanes#Batch): Int =
+  private def runEntry(entry: KeyedTask[?], retiring: RetiredLanes#Batch): Int =
+    runOrDiscard(entry)
+    if entry.retireAlone() then
+      retiring.add(entry)
+      1
+    else
+      val lane = entry.lane.nn
+      if lane.finishOne() then
+        retiring.add(entry)
+        1
+      else 1 + drainLane(lane, retiring)
+
+  /**
+   * Runs `lane`'s tasks while it holds work (the caller holds the baton), then puts its dead
+   * owner entry into the worker's batch `retiring`, and returns how many ran.
+   */
+  private def drainLane(lane: Lane, retiring: RetiredLanes#Batch): Int =
     var ran = 0
     var more = true
     while more do
-      val task = lane.take()
-      if shutdown then task.discard() else task.runOn(scope.support)
+      runOrDiscard(lane.take())
       ran += 1
       if lane.finishOne() then
-        retiring.add(lane)
+        retiring.add(lane.owner.nn)
         more = false
     ran
+
+  /** Runs `task` on this worker; once the executor is shut down, discards (cancels) it instead. */
+  private def runOrDiscard(task: KeyedTask[?]): Unit =
+    if shutdown then task.discard() else task.runOn(scope.support)
 
 /** Creating a [[Sequentially]]. */
 object Sequentially:

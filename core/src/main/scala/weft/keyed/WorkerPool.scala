@@ -6,7 +6,10 @@ import weft.{Async, Cancellable}
 import weft.runtime.Fiber
 
 /**
- * An elastic pool of worker fibers (virtual threads) that drain the lanes of a [[Sequentially]].
+ * An elastic pool of worker fibers (virtual threads) that run the keys of a [[Sequentially]].
+ * The unit of work, called a lane below, is what holds a key's baton: a lone entry task (the
+ * worker runs it, then the lane attached to it meanwhile, if any) or a [[Lane]] handed over by
+ * a `run` caller.
  *
  * ==Why elastic==
  * A task may block for long (IO, a sleep, a lock). A fixed pool would let a few slow keys hold
@@ -29,11 +32,11 @@ import weft.runtime.Fiber
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
  *      task that may be slow;
- *   1. drains the lane (runs its tasks until it retires; the retired lane goes into the
+ *   1. drains the lane (runs its tasks until it retires; the key's dead entry goes into the
  *      worker's batch of [[RetiredLanes]]), then searches again;
- *   1. finding nothing, hands its batch of retired lanes over, stops searching, re-checks
+ *   1. finding nothing, hands its batch of dead entries over, stops searching, re-checks
  *      `ready`, and parks as idle (in `idle`), until woken or its keep-alive expires (then it
- *      exits); if retired lanes are still waiting after `SweepDelayNanos`, it removes them.
+ *      exits); if dead entries are still waiting after `SweepDelayNanos`, it removes them.
  * Activating a lane is: offer it to `ready`; if no worker is searching, wake an idle one or spawn
  * one. A searcher stops searching (decrement) before its final check of `ready`, while an
  * activator offers before reading `searching`; so either the activator sees no searcher and
@@ -78,12 +81,13 @@ private[keyed] final class WorkerPool(
     scope: Async,
     keepAliveNanos: Long,
     retired: RetiredLanes,
-    drain: (Lane[?], RetiredLanes#Batch) => Int,
+    drain: (AnyRef, RetiredLanes#Batch) => Int,
     cancelOwner: () => Unit
 ):
   import WorkerPool.*
 
-  private val ready = ConcurrentLinkedQueue[Lane[?]]()
+  /** Work ready to run: lone entries ([[KeyedTask]]) and [[Lane]]s, whose baton comes with them. */
+  private val ready = ConcurrentLinkedQueue[AnyRef]()
   private val idle = ConcurrentLinkedDeque[Worker]()
 
   /**
@@ -95,9 +99,12 @@ private[keyed] final class WorkerPool(
   private val live = AtomicInteger()
   @volatile private var shutdown = false
 
-  /** Makes `lane` (whose baton the caller hands over) run on a worker. */
-  def activate(lane: Lane[?]): Unit =
-    ready.offer(lane)
+  /**
+   * Makes `work` run on a worker: a lone entry task, or a lane whose baton the caller hands
+   * over (the pool passes it to `drain`).
+   */
+  def activate(work: AnyRef): Unit =
+    ready.offer(work)
     if searching.get() == 0 then wakeOrSpawn()
 
   /** The number of worker fibers alive (running, searching or idle). */
@@ -198,7 +205,7 @@ private[keyed] final class WorkerPool(
       if running then searching.decrementAndGet()
 
     /** Polls `ready` once: a worker never spins on it (see "Not spinning for work"). */
-    private def poll(): Lane[?] | Null = ready.poll()
+    private def poll(): AnyRef | Null = ready.poll()
 
     /** Parks as idle; `true` if woken to search (already counted), `false` to exit. */
     private def parkIdle(stopping: () => Boolean): Boolean =
@@ -215,7 +222,7 @@ private[keyed] final class WorkerPool(
             result = -1
         else if !swept && retired.pending then
           // The next submission would remove them; if none comes soon, the work has stopped
-          // and no retired lane may stay in the table: remove them here.
+          // and no dead entry may stay in the table: remove them here.
           Fiber.parkNanos(this, math.min(SweepDelayNanos, deadline - System.nanoTime()))
           if get() == IDLE then
             retired.sweep()
@@ -248,5 +255,5 @@ private[keyed] object WorkerPool:
   /** The least time between two yields of a worker (see "Sharing the carriers"): 50 µs. */
   inline val YieldIntervalNanos = 50_000L
 
-  /** How long an idle worker leaves retired lanes to the submitters before it removes them. */
+  /** How long an idle worker leaves dead entries to the submitters before it removes them. */
   inline val SweepDelayNanos = 200_000L

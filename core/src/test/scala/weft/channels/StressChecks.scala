@@ -3,7 +3,7 @@ package weft.channels
 import java.util.concurrent.ConcurrentLinkedQueue
 import scala.jdk.CollectionConverters.*
 
-/** What the channel stress suites share: a deadline with a thread dump, the exactly-once check. */
+/** What the stress suites share: a deadline with a thread dump, the exactly-once check. */
 trait StressChecks:
   self: munit.FunSuite =>
 

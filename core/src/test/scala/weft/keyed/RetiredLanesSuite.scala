@@ -3,34 +3,34 @@ package weft.keyed
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 
-/** The hand-over of retired lanes from workers to submitters: nothing lost, nothing twice. */
+/** The hand-over of dead key entries from workers to submitters: nothing lost, nothing twice. */
 class RetiredLanesSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(60, "s")
 
   test("a batch is handed over when full or flushed; a sweep removes each lane once"):
-    val removed = collection.mutable.ArrayBuffer[Lane[?]]()
+    val removed = collection.mutable.ArrayBuffer[KeyedTask[?]]()
     val retired = RetiredLanes(l => removed += l)
     val batch = new retired.Batch
-    val lanes = (0 until RetiredLanes.BatchSize + 3).map(i => Lane[Int](i, null))
-    lanes.take(RetiredLanes.BatchSize - 1).foreach(batch.add)
+    val entries = (0 until RetiredLanes.BatchSize + 3).map(i => entry(i))
+    entries.take(RetiredLanes.BatchSize - 1).foreach(batch.add)
     assert(!retired.pending, "a batch that is not full stays with its worker")
-    batch.add(lanes(RetiredLanes.BatchSize - 1))
+    batch.add(entries(RetiredLanes.BatchSize - 1))
     assert(retired.pending, "a full batch is handed over")
-    lanes.drop(RetiredLanes.BatchSize).foreach(batch.add)
+    entries.drop(RetiredLanes.BatchSize).foreach(batch.add)
     batch.flush()
     retired.sweep()
     assert(!retired.pending)
-    assertEquals(removed.toSet, lanes.toSet)
-    assertEquals(removed.size, lanes.size)
-    assert(lanes.forall(_.nextRetired == null), "a swept lane keeps no link to another")
+    assertEquals(removed.toSet, entries.toSet)
+    assertEquals(removed.size, entries.size)
+    assert(entries.forall(_.nextRetired == null), "a swept entry keeps no link to another")
     retired.sweep()
-    assertEquals(removed.size, lanes.size)
+    assertEquals(removed.size, entries.size)
 
   test("workers flushing while submitters sweep: every lane is removed exactly once"):
     val workers = 3
     val sweepers = 2
     val perWorker = 200_000
-    val removals = ConcurrentHashMap[Lane[?], AtomicInteger]()
+    val removals = ConcurrentHashMap[KeyedTask[?], AtomicInteger]()
     val retired =
       RetiredLanes(l => removals.computeIfAbsent(l, _ => AtomicInteger()).incrementAndGet())
     val start = CountDownLatch(1)
@@ -41,7 +41,7 @@ class RetiredLanesSuite extends munit.FunSuite:
         start.await()
         var i = 0
         while i < perWorker do
-          batch.add(Lane[Int](id * perWorker + i, null))
+          batch.add(entry(id * perWorker + i))
           if i % 1000 == 999 then batch.flush() // as on finding no ready lane
           i += 1
         batch.flush()
