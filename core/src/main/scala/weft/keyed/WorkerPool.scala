@@ -1,6 +1,6 @@
 package weft.keyed
 
-import java.util.concurrent.{ConcurrentLinkedDeque, ConcurrentLinkedQueue}
+import java.util.concurrent.ConcurrentLinkedDeque
 import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}
 import weft.{Async, Cancellable}
 import weft.runtime.Fiber
@@ -87,7 +87,7 @@ private[keyed] final class WorkerPool(
   import WorkerPool.*
 
   /** Work ready to run: lone entries ([[KeyedTask]]) and [[Lane]]s, whose baton comes with them. */
-  private val ready = ConcurrentLinkedQueue[AnyRef]()
+  private val ready = ReadyQueue()
   private val idle = ConcurrentLinkedDeque[Worker]()
 
   /**
