@@ -56,13 +56,18 @@ object Interleaved:
 
   /** Calls `c` repeatedly for a fifth of a second; millions of values per second. */
   private def millionsPerSecond(c: Contender): Double =
-    val start = System.nanoTime()
-    var values = 0L
-    while System.nanoTime() - start < 200_000_000L do
-      c.call()
-      values += c.valuesPerCall
-    values / ((System.nanoTime() - start) / 1e9) / 1e6
+    perSecond(c.valuesPerCall, c.call) / 1e6
 
-  private def median(xs: collection.Seq[Double]): Double =
+  /** Calls `call` repeatedly for a fifth of a second (one turn); `perCall` units per second. */
+  private[bench] def perSecond(perCall: Int, call: () => Unit): Double =
+    val start = System.nanoTime()
+    var units = 0L
+    while System.nanoTime() - start < 200_000_000L do
+      call()
+      units += perCall
+    units / ((System.nanoTime() - start) / 1e9)
+
+  /** The median of `xs` (the upper one of an even count). */
+  private[bench] def median(xs: collection.Seq[Double]): Double =
     val s = xs.sorted
     s(s.size / 2)
