@@ -39,6 +39,13 @@ import weft.runtime.{AsyncSupport, Fiber}
  *
  * The body runs with its own [[CompletionGroup]]: futures it starts are cancelled and joined
  * when it ends, and cancelling the task cancels them too.
+ *
+ * @param body
+ *   the task's code (cleared once it ran or was cancelled)
+ * @param key
+ *   the task's key
+ * @param hash
+ *   the key's spread hash code ([[LaneTable.spread]]), computed once by the submitter
  */
 private[keyed] final class KeyedTask[T](
     private var body: Async ?=> T,
@@ -67,7 +74,10 @@ private[keyed] final class KeyedTask[T](
     val l = lane
     l != null && l.isRetired
 
-  /** The runner of a lone entry, after it: retires the key unless a lane came (see above). */
+  /**
+   * Called by the runner of a lone entry after it: retires the key unless a lane came meanwhile
+   * (see above); returns whether it retired.
+   */
   def retireAlone(): Boolean = LANE.compareAndSet(this, null, Lane.Dead)
 
   /** Attaches `l` (holding the key's second task) to this lone entry; `false` if it has one. */

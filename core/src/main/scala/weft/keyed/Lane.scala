@@ -30,7 +30,7 @@ import weft.{Async, Promise}
  *
  * ==The queue==
  * An intrusive multi-producer single-consumer linked queue (Vyukov's): producers swap
- * themselves into `tail` and then link the previous tail's `next` (or `entry`, for the first
+ * themselves into `tail` and then link the previous tail's `next` (or `front`, for the first
  * push into an empty lane); the baton holder follows `next` from the last task it took. Between
  * a producer's swap and its link the consumer may briefly see no successor although `count`
  * says there is one; it spins for those few instructions. The holder unlinks each task it moves
@@ -44,7 +44,7 @@ import weft.{Async, Promise}
  * really pending by up to `SettleBatch - 1`: backpressure is conservative, never looser.
  *
  * ==Layout==
- * The fields producers read and write (`count`, `tail`, `entry`) and those only the baton
+ * The fields producers read and write (`count`, `tail`, `front`) and those only the baton
  * holder writes (`head`, `initial`, `unsettled`) sit on different cache lines (padding in
  * between), so that a push on one core does not miss on a line the holder keeps writing on
  * another.
@@ -62,6 +62,13 @@ import weft.{Async, Promise}
  * re-checks `count`, and awaits the promise. The baton holder completes one waiter per finished
  * task, and all of them when the lane retires. Producer (register, then read `count`) and holder
  * (write `count`, then poll `waiters`) order their steps oppositely, so a wake-up is never lost.
+ *
+ * @param owner
+ *   the key's entry this lane follows (`null` only for [[Lane.Dead]])
+ * @param first
+ *   the lane's first task (the key's second in flight)
+ * @param initialCount
+ *   `count` at birth: 2 (the owner and `first`), or `RETIRED` for [[Lane.Dead]]
  */
 private[keyed] final class Lane(
     val owner: KeyedTask[?] | Null,
@@ -97,7 +104,7 @@ private[keyed] final class Lane(
   /** Appends an admitted task. */
   def push(t: KeyedTask[?]): Unit =
     val prev = TAIL.getAndSet(this, t).asInstanceOf[KeyedTask[?] | Null]
-    if prev == null then ENTRY.setRelease(this, t) else KeyedTask.NEXT.setRelease(prev, t)
+    if prev == null then FRONT.setRelease(this, t) else KeyedTask.NEXT.setRelease(prev, t)
 
   /** The next task to run (baton holder only; a task must have been admitted). */
   def take(): KeyedTask[?] =
@@ -107,15 +114,15 @@ private[keyed] final class Lane(
       i
     else
       val h = head
-      var n = if h == null then entry else h.next
+      var n = if h == null then front else h.next
       var spins = 0
       while n == null do
         weft.runtime.Fiber.spinPause(spins)
         spins += 1
-        n = if h == null then entry else h.next
+        n = if h == null then front else h.next
       HEAD.setRelease(this, n)
       // a consumed task must not keep its successors alive
-      if h != null then KeyedTask.NEXT.setRelease(h, null) else ENTRY.setRelease(this, null)
+      if h != null then KeyedTask.NEXT.setRelease(h, null) else FRONT.setRelease(this, null)
       n.nn
 
   /**
@@ -126,7 +133,7 @@ private[keyed] final class Lane(
   def finishOne(): Boolean =
     unsettled += 1
     val h = head
-    val linked = if h == null then entry != null else h.next != null
+    val linked = if h == null then front != null else h.next != null
     if linked && unsettled < SettleBatch then false
     else
       val done = unsettled
@@ -176,7 +183,7 @@ private[keyed] final class Lane(
   def cancelTasks(running: Boolean): Unit =
     var t: KeyedTask[?] | Null = initial
     if t == null then t = head
-    if t == null then t = entry
+    if t == null then t = front
     while t != null do
       if running then t.cancel() else t.cancelIfPending()
       val n = t.next
@@ -224,8 +231,8 @@ private[keyed] object Lane:
     lookup.findVarHandle(classOf[LaneProducerFields], "count", classOf[Int])
   val TAIL: VarHandle =
     lookup.findVarHandle(classOf[LaneProducerFields], "tail", classOf[KeyedTask[?]])
-  private val ENTRY: VarHandle =
-    lookup.findVarHandle(classOf[LaneProducerFields], "entry", classOf[KeyedTask[?]])
+  private val FRONT: VarHandle =
+    lookup.findVarHandle(classOf[LaneProducerFields], "front", classOf[KeyedTask[?]])
   val WAITERS: VarHandle =
     lookup.findVarHandle(
       classOf[LaneProducerFields],
@@ -251,7 +258,7 @@ private[keyed] object Lane:
 private[keyed] abstract class LaneProducerFields(first: KeyedTask[?] | Null, initialCount: Int):
   @volatile private[keyed] var count: Int = uninitialized
   @volatile private[keyed] var tail: KeyedTask[?] | Null = uninitialized
-  @volatile private[keyed] var entry: KeyedTask[?] | Null = uninitialized
+  @volatile private[keyed] var front: KeyedTask[?] | Null = uninitialized
   @volatile private[keyed] var waiters: ConcurrentLinkedQueue[Promise[Unit]] | Null = uninitialized
   Lane.COUNT.set(this, initialCount)
   Lane.TAIL.set(this, first)
