@@ -127,8 +127,8 @@ private[keyed] final class Lane(
 
   /**
    * Called by the baton holder after a task: returns `true` if the lane retired (the caller
-   * sees to its owner's removal from the map), `false` if more tasks are admitted (the caller keeps the baton).
-   * Wakes the producers waiting for room.
+   * sees to its owner's removal from the map), `false` if more tasks are admitted (the caller
+   * keeps the baton). Wakes the producers waiting for room.
    */
   def finishOne(): Boolean =
     unsettled += 1

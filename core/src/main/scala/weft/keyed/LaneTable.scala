@@ -14,30 +14,30 @@ import weft.runtime.Fiber
  * a shared size counter updated by every insertion and removal, and a node per entry.
  *
  * ==Bins==
- * The table is a power-of-two array of bins (64 at first). A bin holds `null`, one entry (the
- * task itself: there is no node), or a [[LaneTable.Chain]]: an immutable array of two or more
- * entries of the same bin. Every change is one CAS of one bin, from the value read to a new
- * value: `null -> entry` to install, `entry -> null` to remove, or a copy of a chain with one
- * entry more or less. No lock and no shared counter is touched on these paths; [[size]] counts by traversal.
+ * The table is a power-of-two array of bins (64 at first). A bin holds `null`, one entry (the task
+ * itself: there is no node), or a [[LaneTable.Chain]]: an immutable array of two or more entries of
+ * the same bin. Every change is one CAS of one bin, from the value read to a new value:
+ * `null -> entry` to install, `entry -> null` to remove, or a copy of a chain with one entry more
+ * or less. No lock and no shared counter is touched on these paths; [[size]] counts by traversal.
  *
  * ==Growth==
- * An insertion that makes a chain of `growAt` entries (4 by default), whose hashes differ in the bit a doubled
- * table would split them on, doubles the table (a chain of equal hashes would not be split, so
- * it does not grow the table), if the table is crowded there: at least 3/8 of the (up to) 256
- * bins of the chain's aligned block hold something, which is what a load of about half an entry
- * per bin gives with well-spread hashes; or if the chain is long ([[LongChain]] entries), which
- * at such a load is practically never chance but hashes that share their low bits (keys that
- * are all multiples of 32, say), which only a larger table separates. Without the check a long-lived table grew for ever
- * under churn: every insertion is a new draw, and some bin eventually collects four entries at any
- * load. With about 2,000 live keys at a time and millions of distinct keys per second it had
- * 262,144 bins after a few seconds, so that every lookup, install and removal missed the cache
- * (40% of the submitting fiber's samples). One thread grows at a time; the others go on, a long chain only
- * makes them slower. The grower moves the bins one by one: it CASes bin `i` from its value `v`
- * to `Frozen(v)`, copies `v`'s entries into bins `i` and `i + n` of the new table, then sets bin
- * `i` to `Moved(new table)`. A frozen bin is still read (lookups search `v`); a writer waits for
- * it to become `Moved` (a few copies) and retries in the new table. New bins `i` and `i + n` are
- * reachable only through old bin `i` once it is `Moved`, so the grower fills them with plain
- * writes before it publishes `Moved`. Finally `table` points to the new table.
+ * An insertion that makes a chain of `growAt` entries (4 by default), whose hashes differ in the
+ * bit a doubled table would split them on, doubles the table (a chain of equal hashes would not be
+ * split, so it does not grow the table), if the table is crowded there: at least 3/8 of the (up to)
+ * 256 bins of the chain's aligned block hold something, which is what a load of about half an entry
+ * per bin gives with well-spread hashes; or if the chain is long ([[LongChain]] entries), which at
+ * such a load is practically never chance but hashes that share their low bits (keys that are all
+ * multiples of 32, say), which only a larger table separates. Without the check a long-lived table
+ * grew for ever under churn: every insertion is a new draw, and some bin eventually collects four
+ * entries at any load. With about 2,000 live keys at a time and millions of distinct keys per
+ * second it had 262,144 bins after a few seconds, so that every lookup, install and removal missed
+ * the cache (40% of the submitting fiber's samples). One thread grows at a time; the others go on,
+ * a long chain only makes them slower. The grower moves the bins one by one: it CASes bin `i` from
+ * its value `v` to `Frozen(v)`, copies `v`'s entries into bins `i` and `i + n` of the new table,
+ * then sets bin `i` to `Moved(new table)`. A frozen bin is still read (lookups search `v`); a
+ * writer waits for it to become `Moved` (a few copies) and retries in the new table. New bins `i`
+ * and `i + n` are reachable only through old bin `i` once it is `Moved`, so the grower fills them
+ * with plain writes before it publishes `Moved`. Finally `table` points to the new table.
  *
  * The table never shrinks (like `ConcurrentHashMap`): its capacity follows the peak number of
  * keys active at once; the entries themselves leave it soon after they die.

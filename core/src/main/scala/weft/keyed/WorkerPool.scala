@@ -26,8 +26,9 @@ import weft.runtime.Fiber
  * and the only interrupt a worker fiber ever receives is a task's (cleared after the task).
  *
  * ==Algorithm (in the style of work-searching schedulers)==
- * Lanes ready to run go into one lock-free queue, `ready` (a [[ReadyQueue]]). `searching` counts the workers that
- * are looking for work, or have been woken or spawned to look. A worker:
+ * Lanes ready to run go into one lock-free queue, `ready` (a [[ReadyQueue]]). `searching`
+ * counts the workers that are looking for work, or have been woken or spawned to look. A
+ * worker:
  *   1. polls `ready` (without spinning, see "Not spinning for work");
  *   1. on taking a lane, stops searching; if it was the last searcher and more lanes are ready,
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
