@@ -6,9 +6,6 @@ import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import weft.LincheckRuns
 
-/** A new key entry for `key`, as `run` installs (a task that never runs itself). */
-def entry(key: Any): KeyedTask[Unit] = KeyedTask.inlineEntry(key, LaneTable.spread(key.##))
-
 /** A key whose hash code is chosen by the test, to force collisions. */
 final case class Collider(id: Int, hash: Int):
   override def hashCode: Int = hash

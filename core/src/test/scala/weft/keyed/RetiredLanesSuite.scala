@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger
 class RetiredLanesSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(60, "s")
 
-  test("a batch is handed over when full or flushed; a sweep removes each lane once"):
+  test("a batch is handed over when full or flushed; a sweep removes each entry once"):
     val removed = collection.mutable.ArrayBuffer[KeyedTask[?]]()
     val retired = RetiredLanes(l => removed += l)
     val batch = new retired.Batch
@@ -26,7 +26,7 @@ class RetiredLanesSuite extends munit.FunSuite:
     retired.sweep()
     assertEquals(removed.size, entries.size)
 
-  test("workers flushing while submitters sweep: every lane is removed exactly once"):
+  test("workers flushing while submitters sweep: every entry is removed exactly once"):
     val workers = 3
     val sweepers = 2
     val perWorker = 200_000
@@ -54,4 +54,4 @@ class RetiredLanesSuite extends munit.FunSuite:
     (ws ++ ss).foreach(_.join())
     retired.sweep()
     assertEquals(removals.size, workers * perWorker)
-    removals.forEach((l, n) => assertEquals(n.get, 1, s"lane ${l.key} removed ${n.get} times"))
+    removals.forEach((l, n) => assertEquals(n.get, 1, s"entry ${l.key} removed ${n.get} times"))

@@ -1,0 +1,4 @@
+package weft.keyed
+
+/** A new key entry for `key`, as `run` installs (a task that never runs itself): for the tests. */
+def entry(key: Any): KeyedTask[Unit] = KeyedTask.inlineEntry(key, LaneTable.spread(key.##))
