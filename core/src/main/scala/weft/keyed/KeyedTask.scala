@@ -80,6 +80,18 @@ private[keyed] final class KeyedTask[T](
    */
   def retireAlone(): Boolean = LANE.compareAndSet(this, null, Lane.Dead)
 
+  /**
+   * Called by the baton holder once this entry has run: retires the key ([[retireAlone]]), or
+   * settles the entry in the lane that came meanwhile ([[Lane.finishOne]]). Returns that lane
+   * if it holds more tasks (the caller keeps the baton and runs them or hands them on), or
+   * `null` if the key went idle (the entry is dead; the caller sees to its removal).
+   */
+  def afterRun(): Lane | Null =
+    if retireAlone() then null
+    else
+      val l = lane.nn
+      if l.finishOne() then null else l
+
   /** Attaches `l` (holding the key's second task) to this lone entry; `false` if it has one. */
   def attach(l: Lane): Boolean = LANE.compareAndSet(this, null, l)
 

@@ -209,10 +209,8 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     finally
       g.cancel()
       g.waitCompletion()
-      if entry.retireAlone() then lanes.remove(entry)
-      else
-        val lane = entry.lane.nn
-        if lane.finishOne() then lanes.remove(entry) else pool.activate(lane)
+      val lane = entry.afterRun()
+      if lane == null then lanes.remove(entry) else pool.activate(lane)
       retired.sweep()
 
   /** Runs a lone entry or a lane's tasks, for a worker holding the baton (see [[drainLane]]). */
@@ -227,15 +225,11 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    */
   private def runEntry(entry: KeyedTask[?], retiring: RetiredLanes#Batch): Int =
     runOrDiscard(entry)
-    if entry.retireAlone() then
+    val lane = entry.afterRun()
+    if lane == null then
       retiring.add(entry)
       1
-    else
-      val lane = entry.lane.nn
-      if lane.finishOne() then
-        retiring.add(entry)
-        1
-      else 1 + drainLane(lane, retiring)
+    else 1 + drainLane(lane, retiring)
 
   /**
    * Runs `lane`'s tasks while it holds work (the caller holds the baton), then puts its dead
