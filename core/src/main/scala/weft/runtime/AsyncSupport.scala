@@ -59,14 +59,19 @@ object AsyncSupport:
 
   /**
    * A single-thread scheduled executor: O(log n) per timer, no thread per timer; cancelled
-   * timers are removed at once so they do not pin memory.
+   * timers are removed at once so they do not pin memory. Its thread asks for a small timer
+   * slack first (see [[TimerSlack]]), so that timers ring close to their deadline.
    */
   private object TimerScheduler extends Scheduler:
     private val executor =
+      TimerSlack.configured // a bad property value fails here, not on the timer thread
       val ex = new ScheduledThreadPoolExecutor(
         1,
         (r: Runnable) =>
-          val t = new Thread(r, "weft-timer")
+          val body: Runnable = () =>
+            TimerSlack.applyToCurrentThread()
+            r.run()
+          val t = new Thread(body, "weft-timer")
           t.setDaemon(true)
           t
       )
