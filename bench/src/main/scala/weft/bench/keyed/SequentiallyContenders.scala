@@ -82,8 +82,15 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
 
   private def sleepOrNothing(): Unit = if sleepy then Thread.sleep(1)
 
-  /** weft, asynchronous: `submit` a batch, then await every future. */
-  def weftSubmit(): Int =
+  /** A weft task's sleep: `weft.sleep`, the cancellable sleep of its scope. */
+  private def weftSleepOrNothing()(using Async): Unit = if sleepy then weft.sleep(1)
+
+  /**
+   * weft, asynchronous: `submit` a batch, then await every future.
+   * @param threadSleep
+   *   whether a sleeping task calls `Thread.sleep(1)` instead of `weft.sleep(1)`
+   */
+  def weftSubmit(threadSleep: Boolean = false): Int =
     val base = nextBase()
     Async.blocking:
       val fs = new Array[Future[Unit]](Batch)
@@ -92,7 +99,9 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
       while b < batches do
         var i = 0
         while i < Batch do
-          fs(i) = seq.submit(key(base, b * Batch + i))(sleepOrNothing())
+          fs(i) =
+            if threadSleep then seq.submit(key(base, b * Batch + i))(sleepOrNothing())
+            else seq.submit(key(base, b * Batch + i))(weftSleepOrNothing())
           i += 1
         i = 0
         while i < Batch do
@@ -109,7 +118,7 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
       var done = 0
       var n = 0
       while n < Batch * batches do
-        seq.run(key(base, n))(sleepOrNothing())
+        seq.run(key(base, n))(weftSleepOrNothing())
         done += 1
         n += 1
       done

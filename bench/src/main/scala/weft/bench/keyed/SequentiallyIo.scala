@@ -6,6 +6,11 @@ import org.openjdk.jmh.annotations.*
 /**
  * Workload `sequentially-io`: 1000 tasks per batch over 100 keys, each sleeping 1 ms.
  *
+ * Each contender sleeps its own way: weft with `weft.sleep` (cancellable, on weft's timer),
+ * cats-effect with `IO.sleep`, the Future chain with `blocking(Thread.sleep(1))` (a platform
+ * thread of the global pool), Pekko with `Thread.sleep` inside the bucket's actor (as seed 001
+ * ran blocking tasks). `weftThreadSleep` shows weft with the JDK's virtual-thread sleep.
+ *
  * The score is batches per second, every batch awaited. See [[SequentiallyContenders]] for the
  * contenders and the threads they run on; `weft` is `submit` + await (the fair, concurrent
  * shape), `weftRun` the direct-style `run` loop (the shape of `catsApplyFSequenced`).
@@ -23,8 +28,11 @@ class SequentiallyIo:
   /** Stops the peers' runtimes. */
   @TearDown(Level.Trial) def teardown(): Unit = c.teardown()
 
-  /** weft: `submit` every task of a batch, then await each future. */
+  /** weft: `submit` every task of a batch (each task calls `weft.sleep(1)`), then await each. */
   @Benchmark def weft(): Int = c.weftSubmit()
+
+  /** weft with tasks that call `Thread.sleep(1)` (the JDK's virtual-thread sleep) instead. */
+  @Benchmark def weftThreadSleep(): Int = c.weftSubmit(threadSleep = true)
 
   /** weft, direct style: `run` each task in turn from one fiber. */
   @Benchmark def weftRun(): Int = c.weftRun()
