@@ -76,13 +76,16 @@ object TimerSlack:
     if !usableHere then None
     else
       try Some(linkPrctl())
-      catch case _: ReflectiveOperationException | _: RuntimeException => None
+      catch case NonFatal(_) | _: LinkageError => None
 
-  /** Sets the calling thread's slack to [[configured]] if it can; returns whether it did. */
+  /**
+   * Sets the calling thread's slack to [[configured]] if it can; returns whether it did. Never
+   * throws (short of a virtual-machine error): the timer thread calls it before its first task.
+   */
   def applyToCurrentThread(): Boolean = configured match
     case Some(nanos) =>
       try prctl.exists(call(_, PrSetTimerSlack, nanos) == 0)
-      catch case NonFatal(_) => false
+      catch case NonFatal(_) | _: LinkageError => false
     case None => false
 
   /** The calling thread's timer slack in nanoseconds, where `prctl` is usable. */
