@@ -151,6 +151,57 @@ class SequentiallyCancelStressSuite extends munit.FunSuite:
     val alive = threads.asScala.filter(_.isAlive)
     assert(alive.isEmpty, s"${alive.size} threads outlived the scope")
 
+  test("a cancel racing the end of a task's body never interrupts the key's next task"):
+    // The canceller cancels each task the moment its body ends (the body waits, briefly, for
+    // the canceller to see it end), so the cancel races the runner completing the future:
+    // whichever completes it wins, and a canceller that lost must not interrupt the fiber, which
+    // is already running the key's next task (a body that begins interrupted shows that).
+    val total = 60_000
+    val ended = AtomicIntegerArray(total)
+    val seen = AtomicIntegerArray(total)
+    val strayInterrupts = AtomicInteger()
+    val results = Array.ofDim[Future[Unit]](total)
+    val submitted = AtomicInteger()
+    Async.blocking:
+      val seq = Sequentially[Int](maxPendingPerKey = 32)
+      val producer = Future:
+        for id <- 0 until total do
+          results(id) = seq.submit(id % 2):
+            // no cancel of this task can come before `ended`: any interrupt seen here is stray
+            if Thread.currentThread().isInterrupted then strayInterrupts.incrementAndGet()
+            Thread.onSpinWait()
+            if Thread.currentThread().isInterrupted then strayInterrupts.incrementAndGet()
+            ended.set(id, 1)
+            var spins = 0
+            while seen.get(id) == 0 && spins < 500 do
+              Thread.onSpinWait()
+              spins += 1
+          submitted.incrementAndGet()
+      val canceller = Future:
+        for id <- 0 until total do
+          var spins = 0
+          while submitted.get <= id || (ended.get(id) == 0 && results(id).poll().isEmpty) do
+            if spins < 1000 then Thread.onSpinWait() else LockSupport.parkNanos(10_000)
+            spins += 1
+          seen.set(id, 1)
+          results(id).cancel()
+      producer.await
+      canceller.await
+      val outcomes = results.toIndexedSeq.map(f => Async.await(f))
+      val cancelled = outcomes.count:
+        case Failure(_: CancellationException) => true
+        case Success(_)                        => false
+        case Failure(e)                        => fail(s"a task failed with $e")
+      val cancelledAfterEnd = (0 until total).count(id =>
+        ended.get(id) == 1 && outcomes(id).isFailure
+      )
+      assert(
+        cancelledAfterEnd > 0,
+        "no cancel won against a finished body: the test lost its teeth"
+      )
+      assert(cancelled < total, "every cancel won: the test lost its teeth")
+    assertEquals(strayInterrupts.get, 0, "a task saw another task's interrupt")
+
   test("scope ends mid-flight: unfinished tasks end cancelled, never interrupted, no leaks"):
     val threads = ConcurrentHashMap.newKeySet[Thread]()
     for round <- 0 until 40 do
