@@ -155,7 +155,8 @@ class SequentiallyCancelStressSuite extends munit.FunSuite:
     // The canceller cancels each task the moment its body ends (the body waits, briefly, for
     // the canceller to see it end), so the cancel races the runner completing the future:
     // whichever completes it wins, and a canceller that lost must not interrupt the fiber, which
-    // is already running the key's next task (a body that begins interrupted shows that).
+    // may be running the key's next task already (a body that sees an interrupt before it ends
+    // shows that: no cancel of its own comes before then).
     val total = 60_000
     val ended = AtomicIntegerArray(total)
     val seen = AtomicIntegerArray(total)
@@ -197,7 +198,7 @@ class SequentiallyCancelStressSuite extends munit.FunSuite:
       )
       assert(
         cancelledAfterEnd > 0,
-        "no cancel won against a finished body: the test lost its teeth"
+        "no cancel won against a body at its end: the test lost its teeth"
       )
       assert(cancelled < total, "every cancel won: the test lost its teeth")
     assertEquals(strayInterrupts.get, 0, "a task saw another task's interrupt")
