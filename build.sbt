@@ -24,6 +24,19 @@ val forkedJvmFlags: Seq[String] =
   (if (jdkMajor >= 24) Seq("--sun-misc-unsafe-memory-access=allow") else Nil) ++
     Seq("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss1m")
 
+/**
+ * Heap flags of every benchmark JVM (JMH forks, and through the shootout its external
+ * harnesses): a fixed 1 GiB heap with fixed generation sizes, every page touched at start.
+ * With the JVM's default (a heap that grows and shrinks after each collection) ParallelGC kept
+ * moving the young generation's boundary, and allocation then ran into fresh pages: on this
+ * project's virtual machine a page fault costs microseconds (the host backs the page only when
+ * the guest touches it), and `perf` showed a quarter of all samples in the kernel's page
+ * clearing during the seconds a benchmark ran at a third of its speed. Pre-touching takes about
+ * 0.35 s per JVM start, outside any measurement. The memory workloads set their own heaps.
+ */
+val benchHeapFlags: Seq[String] =
+  Seq("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-UseAdaptiveSizePolicy")
+
 ThisBuild / scalaVersion := Versions.scala3
 ThisBuild / organization := "dev.weft"
 ThisBuild / version := "0.1.0-SNAPSHOT"
@@ -75,7 +88,7 @@ lazy val bench = (project in file("bench"))
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
       "org.jctools" % "jctools-core" % Versions.jctools
     ),
-    Jmh / javaOptions ++= forkedJvmFlags
+    Jmh / javaOptions ++= forkedJvmFlags ++ benchHeapFlags
   )
 
 /** JMH benchmarks for peers that exist only for Scala 2.13 (scala-async). */
