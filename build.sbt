@@ -88,7 +88,7 @@ lazy val bench = (project in file("bench"))
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
       "org.jctools" % "jctools-core" % Versions.jctools
     ),
-    Jmh / javaOptions ++= forkedJvmFlags ++ benchHeapFlags
+    Jmh / javaOptions := forkedJvmFlags ++ benchHeapFlags
   )
 
 /** JMH benchmarks for peers that exist only for Scala 2.13 (scala-async). */
