@@ -29,10 +29,10 @@ val forkedJvmFlags: Seq[String] =
  * harnesses): a fixed 1 GiB heap with fixed generation sizes, every page touched at start.
  * With the JVM's default (a heap that grows and shrinks after each collection) ParallelGC kept
  * moving the young generation's boundary, and allocation then ran into fresh pages: on this
- * project's virtual machine a page fault costs microseconds (the host backs the page only when
- * the guest touches it), and `perf` showed a quarter of all samples in the kernel's page
- * clearing during the seconds a benchmark ran at a third of its speed. Pre-touching takes about
- * 0.35 s per JVM start, outside any measurement. The memory workloads set their own heaps.
+ * project's virtual machine a page fault costs microseconds (apparently the host backs a page
+ * only once the guest touches it), and `perf` showed a quarter of all samples in the kernel's
+ * page clearing during the seconds a benchmark ran at a third of its speed. Pre-touching takes
+ * about 0.35 s per JVM start, outside any measurement. The memory workloads set their own heaps.
  */
 val benchHeapFlags: Seq[String] =
   Seq("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-UseAdaptiveSizePolicy")
