@@ -83,7 +83,7 @@ object Async:
    * The scope is cancelled with the enclosing one.
    */
   def group[T](body: Async ?=> T)(using outer: Async): T =
-    val g = CompletionGroup()
+    val g = CompletionGroup.scoped()
     g.link(outer.group)
     try body(using outer.withGroup(g))
     finally
@@ -94,8 +94,14 @@ object Async:
   /** Suspends until `src` offers a value; for a future, its `Try` result. */
   def await[T](src: Source[T])(using async: Async): T = async.await(src)
 
-  /** A source offering the first value of any of `sources` (each keeps its other values). */
-  def race[T](sources: Source[T]*): Source[T] = RaceSource(sources.toIndexedSeq)
+  /**
+   * A source offering the first value of any of `sources` (each keeps its other values).
+   * @throws IllegalArgumentException
+   *   if `sources` is empty (such a race could never offer anything)
+   */
+  def race[T](sources: Source[T]*): Source[T] =
+    require(sources.nonEmpty, "Async.race needs at least one source")
+    RaceSource(sources.toIndexedSeq)
 
   /** A race of two sources that says which won. */
   def either[L, R](left: Source[L], right: Source[R]): Source[Either[L, R]] =
@@ -104,13 +110,17 @@ object Async:
   /**
    * Awaits the first of `cases` to offer a value and runs that case's handler (outside any
    * lock, on the caller's thread). Exactly one case fires; the others keep their values.
+   * @throws IllegalArgumentException
+   *   if `cases` is empty (such a select could never fire)
    */
-  def select[R](cases: SelectCase[?, R]*)(using async: Async): R = async match
-    case j: JvmAsync =>
-      val sel = Selector(cases)
-      j.awaitSelect(sel)
-      sel.fire[R]()
-    case _ => raceSelect(cases)
+  def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
+    require(cases.nonEmpty, "Async.select needs at least one case")
+    async match
+      case j: JvmAsync =>
+        val sel = Selector(cases)
+        j.awaitSelect(sel)
+        sel.fire[R]()
+      case _ => raceSelect(cases)
 
   /** `select` for an `Async` of another kind: through a [[RaceSource]] of mapped sources. */
   private def raceSelect[R](cases: Seq[SelectCase[?, R]])(using async: Async): R =
@@ -139,10 +149,18 @@ extension [T](src: Source[Try[T]])
  * Runs `body` so that a cancellation of the enclosing future arriving meanwhile is deferred: it
  * neither interrupts `body` nor makes its awaits throw. When `body` ends, a deferred
  * cancellation is raised as a `CancellationException`. Outside a future it simply runs `body`.
+ *
+ * It defers a cancellation that arrives while the future's body runs; it cannot undo one that
+ * came first: a future cancelled before its fiber started never runs its body at all, even a
+ * body that is all `uninterruptible`. The block applies to the future running on the calling
+ * fiber, also when it is reached through another fiber's context (a by-name argument evaluated
+ * inside a child future).
  */
 def uninterruptible[T](body: => T)(using async: Async): T = async match
-  case j: JvmAsync if j.runner != null => j.runner.nn.uninterruptibly(body)
-  case _                               => body
+  case j: JvmAsync =>
+    val r = j.runnerOnCurrentFiber
+    if r != null then r.uninterruptibly(body) else body
+  case _ => body
 
 /**
  * The JVM `Async`: awaiting parks the virtual thread until the source completes a [[Waiter]].
@@ -156,6 +174,19 @@ private[weft] final class JvmAsync(
 ) extends Async:
 
   def withGroup(g: CompletionGroup): Async = JvmAsync(g, runner, support)
+
+  /**
+   * The future whose body runs on the calling fiber: normally [[runner]]. But a context can
+   * reach another fiber: `def spawn(body: => Unit)(using Async) = Future(body)` evaluates a
+   * by-name `uninterruptible(...)` written with the parent's context on the child's fiber.
+   * Deferring the parent's cancellation from there would leave the parent uninterruptible for
+   * good, so the futures started under this context are searched for the one running here
+   * (rare, and bounded by the scope's tree). `null` if none: the block then defers nothing.
+   * `CancellationSuite`, "uninterruptible through a by-name helper", re-checks it.
+   */
+  private[weft] def runnerOnCurrentFiber: RunnableFuture[?] | Null =
+    val r = runner
+    if r != null && r.runsOnCurrentFiber then r else RunnableFuture.onCurrentFiberIn(group)
 
   /** Whether the scope (or the future) this context belongs to has been cancelled. */
   private[weft] def cancellationPending: Boolean =
@@ -205,7 +236,7 @@ private[weft] final class JvmAsync(
   /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
   private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
     src.dropListener(w)
-    if !w.isDone then
+    if !w.giveUp() then
       if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
       throw InterruptedException()
     Fiber.selfInterrupt()
@@ -221,17 +252,38 @@ private[weft] object JvmAsync:
   /** The platform threads spinning now (see [[spinWhile]]). */
   private val platformSpinners = java.util.concurrent.atomic.AtomicInteger()
 
-  /** The listener of one `await`: stores the value and unparks the waiting fiber. */
-  final class Waiter[T](fiber: Fiber) extends Listener[T]:
-    val lock: ListenerLock | Null = null
-    @volatile private var done: Boolean = uninitialized
+  /**
+   * The listener of one `await`: stores the value and unparks the waiting fiber.
+   *
+   * It is its own lock, so that an awaiter that gives up can make it uncompletable: a source
+   * that took the waiter off its queue and completes it outside its own lock (a semaphore's
+   * `release`) must learn that the awaiter has left, and keep its value, rather than hand it to
+   * nobody. [[giveUp]] decides that race (the rule of ADR 0005); `SemaphoreSuite` and
+   * `AwaitAbandonSuite` re-check it.
+   */
+  final class Waiter[T](fiber: Fiber) extends NumberedLock, Listener[T]:
+    val lock: ListenerLock | Null = this
+    // Written before the lock is retired, read after it is seen retired (see `isDone`).
+    private var completed: Boolean = uninitialized
     private var result: T | Null = uninitialized
     def complete(data: T, source: Source[T]): Unit =
       result = data
-      done = true
+      completed = true
+      retire()
       fiber.unparkOther()
-    def isDone: Boolean = done
+
+    /** Whether a source has completed the waiter. */
+    def isDone: Boolean = isRetired && completed
+
+    /** The value; only valid when [[isDone]]. */
     def value: T = result.asInstanceOf[T]
+
+    /**
+     * Called by the awaiter leaving without a value (after dropping the waiter from its
+     * source): `true` if a source completed it first, so [[value]] must be kept; otherwise no
+     * source can complete it any more.
+     */
+    def giveUp(): Boolean = !retireUnused()
 
   /**
    * Waits on a platform thread for `f`; interrupts surface as `InterruptedException`.
@@ -252,7 +304,8 @@ private[weft] object JvmAsync:
         Fiber.park(w)
         if Fiber.interrupted() then
           f.dropListener(w)
-          if !w.isDone then throw InterruptedException()
+          if !w.giveUp() then throw InterruptedException()
+          Fiber.selfInterrupt() // the result came first: keep it, and the interrupt
 
   /**
    * Spins for up to [[PlatformSpinNanos]] while the fiber of `f`, which has completed, takes its

@@ -10,6 +10,15 @@ trait Cancellable:
   /** Requests cancellation. Idempotent; never blocks for long. */
   def cancel(): Unit
 
+  /**
+   * Whether this member leaves its group by itself once it has finished (a future's fiber
+   * leaves at the end of its body), so that the group's join waits for it. A member that does
+   * not (a promise's future, a timer, a user's `Cancellable`) has no thread to join: the group
+   * removes it as soon as it has cancelled it, so linking one never makes a scope wait forever
+   * (`StructuredConcurrencySuite`, "a linked promise does not hold its scope").
+   */
+  private[weft] def leavesByItself: Boolean = false
+
   @volatile private var owner: CompletionGroup | Null = uninitialized
 
   /**
@@ -47,7 +56,10 @@ trait Cancellable:
  *
  * Every future started under an `Async` becomes a member of that `Async`'s group and leaves it
  * when its thread has finished. `Async.blocking` and `Async.group` end by cancelling their
- * group and waiting ([[waitCompletion]]) until it is empty, so nothing outlives them.
+ * group and waiting ([[waitCompletion]]) until it is empty, so nothing outlives them. Members
+ * without a thread of their own (a linked promise, a timer) are removed when they are
+ * cancelled. A member whose `cancel()` throws does not stop the others from being cancelled:
+ * its exception goes to the current thread's uncaught-exception handler.
  *
  * A group is itself `Cancellable`, so groups nest: cancelling a group cancels its subgroups.
  * Members are kept under a `ReentrantLock` (never `synchronized`, which pins virtual threads).
@@ -70,17 +82,27 @@ class CompletionGroup extends Cancellable:
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
 
-  /** Cancels every member, now and any added later. Idempotent. */
+  /** Cancels every member, now and any added later. Idempotent; never throws. */
   def cancel(): Unit =
     if !cancelled then
       cancelled = true
       val m = membersRef
-      if m != null then m.snapshot().foreach(_.cancel())
+      if m != null then m.snapshot().foreach(cancelMember)
 
   /** Adds a member; if the group is already cancelled, the member is cancelled at once. */
   private[weft] def add(member: Cancellable): Unit =
     members().add(member)
-    if cancelled then member.cancel()
+    if cancelled then cancelMember(member)
+
+  /**
+   * Cancels one member; a member without a thread of its own then leaves at once. A throwing
+   * `cancel` is reported and does not stop the teardown (`StructuredConcurrencySuite`, "a
+   * member whose cancel throws").
+   */
+  private def cancelMember(member: Cancellable): Unit =
+    try member.cancel()
+    catch case e: Throwable => Fiber.reportUncaught(e)
+    if !member.leavesByItself then remove(member, null)
 
   /**
    * Removes a member; wakes [[waitCompletion]] when the group becomes empty. A member leaving
@@ -89,6 +111,11 @@ class CompletionGroup extends Cancellable:
   private[weft] def remove(member: Cancellable, fiber: Fiber | Null): Unit =
     val m = membersRef
     if m != null then m.remove(member, fiber)
+
+  /** The members now (empty if none): a snapshot, for the search of a fiber's future. */
+  private[weft] def memberSnapshot: Array[Cancellable] =
+    val m = membersRef
+    if m == null then Array.empty else m.snapshot()
 
   /** The number of current members. */
   def size: Int =
@@ -109,6 +136,13 @@ object CompletionGroup:
 
   /** A new, empty, uncancelled group. */
   def apply(): CompletionGroup = new CompletionGroup
+
+  /**
+   * The group of a nested scope (`Async.group`): it leaves its parent group itself, when the
+   * scope's body and join are over, so the parent's join waits for it.
+   */
+  private[weft] def scoped(): CompletionGroup = new CompletionGroup:
+    override private[weft] def leavesByItself: Boolean = true
 
   private val MEMBERS =
     java.lang.invoke.MethodHandles

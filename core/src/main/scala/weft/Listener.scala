@@ -173,6 +173,21 @@ class NumberedLock extends ListenerLock:
   /** Marks the held lock as completed: every later [[acquire]] fails. */
   def retire(): Unit = state = DONE
 
+  /**
+   * Makes the listener owning this lock uncompletable, for a waiter that gives up (it was
+   * cancelled or timed out) after dropping its listener from the sources: `true` if this call
+   * retired the lock, so no source can complete the listener any more; `false` if a source had
+   * already completed it, whose value the caller must then keep or hand back. Spins only while a
+   * source holds the lock for its few completing steps. This is the one place that decides the
+   * rule "a dropped listener is either completed already or never will be" (ADR 0005); every
+   * waiter that owns a lock gives up through it.
+   */
+  final def retireUnused(): Boolean =
+    if acquire() then
+      retire()
+      true
+    else false
+
   /** Whether the listener owning this lock has been completed. */
   def isRetired: Boolean = state == DONE
 

@@ -146,8 +146,7 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
    * case fired, none will), `false` if a case fired first. Drops every registered listener.
    */
   def abandon(): Boolean =
-    val gone = acquire()
-    if gone then retire()
+    val gone = retireUnused()
     dropRegistered()
     dropCells(except = -1)
     gone

@@ -18,6 +18,7 @@ import scala.compiletime.uninitialized
  */
 final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
   import RaceSource.*
+  require(sources.nonEmpty, "a race needs at least one source")
 
   // Wrappers of the listeners registered through `onComplete`, to find them again on drop. A
   // race is nearly always awaited by one listener: it takes `first`; others go to a map made
@@ -94,7 +95,9 @@ object RaceSource:
           def number: Long = outer.number
           def acquire(): Boolean =
             if done then false
-            else if !outer.acquire() then false
+            else if !outer.acquire() then
+              outerGone()
+              false
             else if done then
               outer.release()
               false
@@ -124,9 +127,20 @@ object RaceSource:
      */
     def kill(): Unit =
       val o = own
-      if o != null && o.acquire() then
+      if o != null && o.retireUnused() then done = true
+
+    /**
+     * The outer listener was completed elsewhere (its lock is retired): no source can ever
+     * complete this race, so it leaves every source now instead of declining their offers until
+     * each one completes (`RaceSuite`, "a race whose listener is gone leaves its sources").
+     * Dropping only touches this listener's own lock, which now fails at once, so it is safe
+     * from inside a source's completion.
+     */
+    private def outerGone(): Unit =
+      if !done then
         done = true
-        o.retire()
+        race.forget(k, this)
+        dropFromAll()
 
     /** Removes this listener from every source of the race. */
     def dropFromAll(): Unit =

@@ -1,36 +1,51 @@
 package weft
 
-import java.util.concurrent.TimeoutException
+import java.util.concurrent.{CancellationException, TimeoutException}
 import scala.concurrent.duration.FiniteDuration
-import scala.util.Success
 
 /**
  * Runs `body` with a time limit: its value, or `None` if `timeout` elapses first.
  *
  * `body` runs on a new fiber in a nested scope, raced against a [[Timer]]. If the timer wins,
  * the body is cancelled (its fiber interrupted, the futures it started cancelled) and this
- * returns `None` only after the body's fiber has finished, so nothing of it outlives the call.
- * A body that finishes first returns `Some(value)`, or throws its exception. A body inside
- * `uninterruptible` is waited for, then discarded. If the caller's own scope is cancelled
- * meanwhile, the body is cancelled too and a `CancellationException` is thrown.
+ * returns only after the body's fiber has finished, so nothing of it outlives the call. A body
+ * that finishes first returns `Some(value)`, or throws its exception.
+ *
+ * A value is never discarded: if the body produced it although the time was up (it returned
+ * before the cancellation reached it: it never waited after that), this returns
+ * `Some(value)`, so a value read from a channel or a permit acquired reaches the caller, who
+ * owns it. If the caller's own scope is cancelled meanwhile, the body is cancelled too and a
+ * `CancellationException` is thrown, unless the body produced its value, which is returned.
  *
  * @throws IllegalArgumentException
  *   if `timeout` is negative
  */
 def withTimeoutOption[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): Option[T] =
   require(timeout.length >= 0, s"a timeout must be >= 0, got $timeout")
-  Async.group:
-    val f = Future(body)
-    val timer = Timer(timeout, summon[Async].support.scheduler)
+  // The body's own outcome, kept apart from its future's: cancelling the future completes it
+  // at once, while the body may still return a value. Written on the body's fiber, read after
+  // the group's end has joined that fiber (`TimeoutSuite`, "a value produced as the timeout
+  // fires is returned").
+  var produced: Option[T] = None
+  val raced =
     try
-      Async.await(Async.either(f, timer)) match
-        case Left(result) => Some(result.get)
-        case Right(_) =>
-          f.cancel()
-          f.poll() match
-            case Some(Success(v)) => Some(v)
-            case _                => None
-    finally timer.cancel()
+      Async.group:
+        val f = Future:
+          val v = body
+          produced = Some(v)
+          v
+        val timer = Timer(timeout, summon[Async].support.scheduler)
+        try
+          Async.await(Async.either(f, timer)) match
+            case Left(result) => Some(result.get)
+            case Right(_)     => None
+        finally timer.cancel()
+    catch
+      case _: CancellationException if produced.isDefined => produced
+      case _: InterruptedException if produced.isDefined =>
+        weft.runtime.Fiber.selfInterrupt() // keep the interrupt for the caller's next wait
+        produced
+  raced.orElse(produced)
 
 /** As [[withTimeoutOption]], with the limit in milliseconds (at least zero). */
 def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T] =

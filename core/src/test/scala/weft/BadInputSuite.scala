@@ -29,3 +29,9 @@ class BadInputSuite extends munit.FunSuite:
       val lock: ListenerLock | Null = l
       def complete(data: Int, source: Source[Int]): Unit = ()
     intercept[IllegalArgumentException](Listener.lockBoth(k, k))
+
+  test("a race or a select of nothing is rejected, instead of waiting forever"):
+    intercept[IllegalArgumentException](Async.race[Int]())
+    Async.blocking:
+      val e = intercept[IllegalArgumentException](Async.select[Int]())
+      assert(e.getMessage.contains("at least one case"), e.getMessage)

@@ -8,7 +8,7 @@ import scala.util.Failure
  * `cancel()` completes a future at once, interrupts its thread and cancels its children;
  * `uninterruptible` defers the cancellation to the end of the block, then raises it.
  */
-class CancellationSuite extends munit.FunSuite:
+class CancellationSuite extends munit.FunSuite, weft.channels.StressChecks:
 
   def isCancelled(r: scala.util.Try[?]): Boolean = r match
     case Failure(_: CancellationException) => true
@@ -139,3 +139,46 @@ class CancellationSuite extends munit.FunSuite:
     p.future.link(g)
     assert(isCancelled(p.future.poll().get))
     assert(g.isCancelled)
+
+  test(
+    "uninterruptible through a by-name helper defers the child's cancellation, not the parent's"
+  ):
+    // `uninterruptible(...)` is written with the parent's context and evaluated on the child.
+    def spawn(body: => Unit)(using Async): Future[Unit] = Future(body)
+    withinDeadline(20, "uninterruptible-by-name"):
+      val inBlock = CountDownLatch(1)
+      val blockDone = AtomicBoolean(false)
+      Async.blocking:
+        val parent = Future:
+          val child = spawn(uninterruptible {
+            inBlock.countDown()
+            Thread.sleep(100)
+            blockDone.set(true)
+          })
+          inBlock.await()
+          child.cancel() // deferred: the block finishes
+          sleep(60_000) // the parent must stay interruptible
+        inBlock.await()
+        parent.cancel()
+        assert(isCancelled(parent.result))
+      assert(blockDone.get, "the child's uninterruptible block was cut short")
+
+  test("a future cancelled before its fiber starts never runs its body, even uninterruptible"):
+    // The documented rule: uninterruptible defers a cancellation that arrives while the body
+    // runs; it cannot undo one that came before the body started.
+    val held = java.util.concurrent.atomic.AtomicReference[Runnable | Null](null)
+    val holding = new weft.runtime.AsyncSupport:
+      def start(body: Runnable): weft.runtime.Fiber =
+        held.set(body)
+        weft.runtime.Fiber.current
+      def scheduler: weft.runtime.Scheduler = weft.runtime.AsyncSupport.default.scheduler
+    val ran = AtomicBoolean(false)
+    val f = RunnableFuture.start(
+      uninterruptible(ran.set(true)),
+      JvmAsync(CompletionGroup(), null, holding)
+    )
+    f.cancel()
+    val t = Thread.ofVirtual().start(held.get().nn)
+    t.join()
+    assert(!ran.get, "the body of a future cancelled before it started ran")
+    assert(isCancelled(f.poll().get))

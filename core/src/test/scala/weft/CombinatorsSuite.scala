@@ -87,3 +87,22 @@ class CombinatorsSuite extends munit.FunSuite:
 
   test("alt of no futures is a clear error"):
     intercept[IllegalArgumentException](Future.alt[Int]())
+
+  test("combinators that give up leave no listener on a long-lived future"):
+    val shutdown = Promise[Unit]()
+    def listeners = shutdown.future.asInstanceOf[CoreFuture[Unit]].listenerCount
+    Async.blocking:
+      for _ <- 1 to 300 do
+        val p = Promise[Unit]()
+        assertEquals(withTimeoutOption(0)(Seq(shutdown.future, p.future).awaitFirst), None)
+        assertEquals(withTimeoutOption(0)(Seq(shutdown.future, p.future).awaitAll), None)
+        p.failure(IllegalStateException("other input failed"))
+        intercept[IllegalStateException](Seq(shutdown.future, p.future).awaitAll)
+        val z = shutdown.future.zip(p.future)
+        assert(z.result.isFailure)
+        val alt = Future.alt(shutdown.future, Promise[Unit]().future)
+        alt.cancel()
+        val mapped = shutdown.future.mapValue(_ => 1)
+        mapped.cancel()
+      assertEquals(listeners, 0, "abandoned combinators left their listeners on the future")
+    shutdown.success(())

@@ -134,3 +134,17 @@ class RaceSuite extends munit.FunSuite:
       sources(rnd.nextInt(4)).success(1)
       fs.foreach(_.result)
     assertNoListeners(sources.map(_.future))
+
+  test("a race whose listener is gone leaves its sources at the first offer it declines"):
+    val outer = NumberedLock()
+    val k = new Listener[Try[Int]]:
+      val lock: ListenerLock | Null = outer
+      def complete(data: Try[Int], source: Source[Try[Int]]): Unit = ()
+    val a = Promise[Int]()
+    val b = Promise[Int]()
+    Async.race(a.future, b.future).onComplete(k)
+    assertEquals(core(b.future).listenerCount, 1)
+    assert(outer.acquire())
+    outer.retire() // `k` was completed elsewhere (through another source it waited on)
+    a.success(1) // declined: the race can never complete `k` now
+    assertEquals(core(b.future).listenerCount, 0, "the dead race stayed registered")

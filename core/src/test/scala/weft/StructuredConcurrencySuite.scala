@@ -8,7 +8,7 @@ import scala.util.Failure
  * Nothing started inside `Async.blocking` / `Async.group` outlives it: every thread started in
  * the scope has terminated when the scope returns, whatever way the scope ends.
  */
-class StructuredConcurrencySuite extends munit.FunSuite:
+class StructuredConcurrencySuite extends munit.FunSuite, weft.channels.StressChecks:
 
   /** Records the thread of every future body it wraps. */
   final class Threads:
@@ -141,3 +141,39 @@ class StructuredConcurrencySuite extends munit.FunSuite:
         case Failure(_: IllegalArgumentException) => true; case _ => false
       )
       assertEquals(good.value, 2)
+
+  test("a linked promise does not hold its scope: it is cancelled, not waited for"):
+    withinDeadline(20, "linked-promise"):
+      val p = Promise[Int]()
+      val v = Async.blocking:
+        p.future.link(summon[Async].group)
+        Async.group:
+          val t = Timer(60_000)
+          t.link(summon[Async].group)
+          1
+      assertEquals(v, 1)
+      assert(p.future.poll().exists(_.isFailure), "the linked promise's future was not cancelled")
+
+  test("a member whose cancel throws does not stop the teardown of its scope"):
+    withinDeadline(20, "throwing-member"):
+      val reported = java.util.concurrent.ConcurrentLinkedQueue[Throwable]()
+      val threads = Threads()
+      val started = CountDownLatch(2)
+      val previous = Thread.getDefaultUncaughtExceptionHandler
+      Thread.setDefaultUncaughtExceptionHandler((_, e) => reported.add(e))
+      try
+        val bad = new Cancellable:
+          def cancel(): Unit = throw IllegalStateException("faulty cancel")
+        val v = Async.blocking:
+          Future { threads.record(); started.countDown(); Thread.sleep(60_000) }
+          bad.link(summon[Async].group)
+          Future { threads.record(); started.countDown(); Thread.sleep(60_000) }
+          started.await()
+          3
+        assertEquals(v, 3)
+      finally Thread.setDefaultUncaughtExceptionHandler(previous)
+      assertEquals(threads.alive, Nil, "a sibling of the faulty member was never cancelled")
+      assert(
+        reported.asScala.exists(_.getMessage == "faulty cancel"),
+        s"the faulty cancel's exception was not reported: ${reported.asScala.toList}"
+      )

@@ -155,6 +155,9 @@ private[keyed] final class WorkerPool(
     /** The scope is ending: shut the executor down (tasks first, then the pool). */
     def cancel(): Unit = cancelOwner()
 
+    /** Its fiber leaves the scope's group when it exits: the scope's join waits for it. */
+    override private[weft] def leavesByItself: Boolean = true
+
     def tryWake(): Boolean =
       if compareAndSet(IDLE, ACTIVE) then
         fiber.nn.unpark()

@@ -85,6 +85,9 @@ object Fiber:
      */
     inline def unparkOther(): Unit = if f ne Thread.currentThread() then LockSupport.unpark(f)
 
+    /** Whether the fiber is the caller's own. */
+    inline def isCurrent: Boolean = f eq Thread.currentThread()
+
     /** Whether the fiber has started and not yet finished. */
     inline def isAlive: Boolean = f.isAlive
 

@@ -8,7 +8,7 @@ import weft.*
 import TimeTesting.*
 
 /** Semaphore: permits, guards, fairness, acquisition as a select case, and no lost permits. */
-class SemaphoreSuite extends munit.FunSuite:
+class SemaphoreSuite extends munit.FunSuite, weft.channels.StressChecks:
 
   test("acquire takes a permit and closing the guard returns it, once"):
     val s = Semaphore(2)
@@ -87,6 +87,47 @@ class SemaphoreSuite extends munit.FunSuite:
       awaitCondition("dropped")(s.waiting == 0)
       g.close()
     assertEquals(s.available, 1)
+
+  test("a waiter cancelled as a release hands it the permit never swallows the permit"):
+    // Each round: a holder, a queued waiter, then a release and a cancel of the waiter racing.
+    // Whoever wins, the permit must end with the waiter (released by its withPermit) or back
+    // in the semaphore: never with a waiter that already threw CancellationException.
+    withinDeadline(60, "semaphore-cancel-release"):
+      val rnd = scala.util.Random(22)
+      for round <- 1 to 400 do
+        val s = Semaphore(1)
+        Async.blocking:
+          val g = s.acquire()
+          val f = Future(s.withPermit(()))
+          awaitCondition("queued")(s.waiting == 1)
+          val spin = rnd.nextInt(2_000)
+          val canceller = Future:
+            var i = 0
+            while i < spin do i += 1
+            f.cancel()
+          g.close()
+          canceller.await
+          f.result: Unit
+        assertEquals(s.available, 1, s"round $round: a permit was lost (${s.waiting} waiting)")
+
+  test("acquire under a short timeout never loses a permit"):
+    withinDeadline(60, "semaphore-timeout"):
+      val s = Semaphore(1)
+      val acquired = AtomicInteger()
+      Async.blocking:
+        val contenders = (1 to 3).map: c =>
+          Future:
+            val rnd = scala.util.Random(c)
+            for _ <- 1 to 1_500 do
+              withTimeoutOption(rnd.nextInt(2).toLong)(s.acquire()) match
+                case Some(g) =>
+                  acquired.incrementAndGet()
+                  Thread.onSpinWait()
+                  g.close()
+                case None => ()
+        contenders.awaitAll: Unit
+      assert(acquired.get > 0, "no acquisition ever finished in time")
+      assertEquals(s.available, 1, "a permit acquired as the timeout fired was dropped")
 
   test("stress: selects racing two semaphores and timers conserve every permit"):
     val a = Semaphore(2)

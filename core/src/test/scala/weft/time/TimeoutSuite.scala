@@ -7,7 +7,7 @@ import weft.*
 import TimeTesting.*
 
 /** withTimeout / withTimeoutOption: values, timeouts that cancel the body's scope, errors. */
-class TimeoutSuite extends munit.FunSuite:
+class TimeoutSuite extends munit.FunSuite, weft.channels.StressChecks:
 
   test("a body that finishes in time gives its value"):
     Async.blocking:
@@ -73,3 +73,28 @@ class TimeoutSuite extends munit.FunSuite:
     Async.blocking:
       intercept[IllegalArgumentException](withTimeout(-1)(1))
       intercept[IllegalArgumentException](withTimeoutOption(-1.millis)(1))
+
+  test("a value produced as the timeout fires is returned, never discarded"):
+    Async.blocking:
+      // A body that never waits cannot be cut short: it returns its value after the time is up.
+      def busy(v: Int): Int =
+        val until = System.nanoTime() + 100_000_000L
+        while System.nanoTime() < until do Thread.onSpinWait()
+        v
+      assertEquals(withTimeoutOption(1.milli)(busy(7)), Some(7))
+      assertEquals(withTimeout(1.milli)(busy(8)), 8)
+
+  test("values read from a channel under short timeouts are all returned"):
+    withinDeadline(60, "timeout-channel"):
+      val n = 20_000
+      val ch = weft.channels.BufferedChannel[Int](n)
+      Async.blocking:
+        for i <- 1 to n do ch.send(i)
+      val got = scala.collection.mutable.ArrayBuffer[Int]()
+      val rnd = scala.util.Random(3)
+      Async.blocking:
+        var rounds = 0
+        while got.length < n && rounds < 3 * n do
+          rounds += 1
+          withTimeoutOption(rnd.nextInt(2).toLong)(ch.read().get).foreach(got += _)
+      assertEquals(got.toVector, (1 to n).toVector, "a value read as its timeout fired was lost")

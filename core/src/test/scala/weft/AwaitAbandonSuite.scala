@@ -1,0 +1,55 @@
+package weft
+
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
+
+/**
+ * The listener behind `await` once its awaiter has left (ADR 0005): a source that still holds
+ * it can no longer complete it, or, if the source had locked it first, the awaiter keeps the
+ * value. Either way no value is handed to nobody.
+ */
+class AwaitAbandonSuite extends munit.FunSuite, weft.channels.StressChecks:
+
+  /**
+   * A source that keeps the last listener registered and never forgets it on `dropListener`,
+   * as a source does that took its waiter off a queue and completes it outside its own lock.
+   */
+  final class Holding extends Source[Int]:
+    val held = AtomicReference[Listener[Int] | Null](null)
+    val registered = CountDownLatch(1)
+    def poll(k: Listener[Int]): Boolean = false
+    def onComplete(k: Listener[Int]): Unit =
+      held.set(k)
+      registered.countDown()
+    def dropListener(k: Listener[Int]): Unit = ()
+
+  test("a source cannot complete an await whose awaiter was cancelled"):
+    withinDeadline(20, "await-abandon"):
+      val src = Holding()
+      Async.blocking:
+        Async.group:
+          val f = Future(Async.await(src))
+          src.registered.await()
+          f.cancel()
+        // The group joined the awaiter's fiber: it has given up.
+        val k = src.held.get().nn
+        assert(!k.completeNow(42, src), "a value was handed to an awaiter that had left")
+        assert(!k.acquireLock(), "the lock of an abandoned await must stay retired")
+
+  test("an awaiter cancelled while a source holds its lock keeps the value the source delivers"):
+    withinDeadline(20, "await-locked"):
+      for round <- 1 to 50 do
+        val src = Holding()
+        val got = AtomicInteger(-1)
+        Async.blocking:
+          Async.group:
+            val f = Future:
+              val v = Async.await(src)
+              got.set(v)
+            src.registered.await()
+            val k = src.held.get().nn
+            assert(k.acquireLock(), "the await's lock is free while it waits")
+            f.cancel()
+            if round % 2 == 0 then Thread.sleep(1) // let the awaiter reach its give-up
+            k.complete(round, src)
+        assertEquals(got.get(), round, "the value delivered under the lock was lost")

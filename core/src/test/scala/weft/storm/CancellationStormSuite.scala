@@ -1,0 +1,131 @@
+package weft.storm
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicInteger
+import scala.concurrent.duration.*
+import scala.util.Success
+import weft.*
+import weft.channels.{BufferedChannel, SyncChannel}
+import weft.keyed.Sequentially
+import Storm.Outcome
+
+/**
+ * Random cancels and timeouts around every blocking operation (ADR 0005): permits conserved,
+ * resources released exactly once, values conserved exactly, listeners, timers and threads
+ * back to zero, every call completed exactly once. `Storm.ops` calls per storm.
+ */
+class CancellationStormSuite extends munit.FunSuite, weft.channels.StressChecks:
+
+  override val munitTimeout = 5.minutes
+
+  /** The checks every storm shares: each call ended once, no thread of it is left. */
+  def assertStormClean(name: String, r: Storm.Report): Unit =
+    println(s"storm $name: $r")
+    assertEquals(r.notExactlyOnce.take(5), Nil, s"calls not completed exactly once ($r)")
+    assertEquals(r.count(Outcome.Failed), 0, s"calls failed with an unexpected error ($r)")
+    assertEquals(r.aliveThreads.take(3), Nil, s"threads outlived their scope ($r)")
+    assert(r.count(Outcome.Returned) > 0, s"no call ever finished, the storm tested nothing ($r)")
+
+  test("semaphore: permits conserved, never more holders than permits"):
+    withinDeadline(240, "storm-semaphore"):
+      val s = Semaphore(2)
+      val inside = AtomicInteger()
+      val most = AtomicInteger()
+      val r = Storm.run(fibers = 6): i =>
+        s.withPermit:
+          val now = inside.incrementAndGet()
+          most.accumulateAndGet(now, math.max)
+          try if i % 4 == 0 then sleep(1) else Fiber.yieldNow()
+          finally inside.decrementAndGet(): Unit
+      assertStormClean("semaphore", r)
+      assert(most.get <= 2, s"${most.get} holders of 2 permits")
+      assertEquals((s.available, s.waiting), (2, 0), s"permits lost ($r)")
+
+  test("resource: every acquisition released exactly once"):
+    withinDeadline(240, "storm-resource"):
+      val acquired = AtomicInteger()
+      val released = ConcurrentLinkedQueue[Int]()
+      val res = Resource(acquired.incrementAndGet(), (id: Int) => released.add(id): Unit)
+      val r = Storm.run(): i =>
+        res.use(_ => if i % 2 == 0 then sleep(0) else Fiber.yieldNow())
+      assertStormClean("resource", r)
+      val ids = released.toArray.toSeq
+      assertEquals(ids.distinct.length, ids.length, "a resource was released twice")
+      assertEquals(ids.length, acquired.get, "an acquired resource was never released")
+
+  test("channels: every value delivered is received exactly once, through reads and selects"):
+    withinDeadline(240, "storm-channels"):
+      for ch <- Seq(SyncChannel[Int](), BufferedChannel[Int](4)) do
+        val delivered = ConcurrentLinkedQueue[Int]()
+        val received = ConcurrentLinkedQueue[Int]()
+        val r = Storm.run(seed = 5, alwaysGiveUp = true): i =>
+          i % 3 match
+            case 0 =>
+              ch.send(i)
+              delivered.add(i): Unit
+            case 1 => ch.read().foreach(received.add)
+            case _ =>
+              val t = Timer(1)
+              try Async.select(ch.canRead ~~> (_.foreach(received.add)), t ~~> (_ => ()))
+              finally t.cancel()
+        ch.close()
+        var rest = ch.tryRead()
+        while rest.exists(_.isSuccess) do
+          rest.foreach(_.foreach(received.add))
+          rest = ch.tryRead()
+        assertStormClean("channels", r)
+        assertExactlyOnce(received, delivered)
+
+  test("sleep: every cancelled sleep frees its timer"):
+    withinDeadline(240, "storm-sleep"):
+      val scheduler = weft.runtime.AsyncSupport.default.scheduler
+      val before = scheduler.pendingCount
+      val r = Storm.run(): i =>
+        sleep((i % 3).toLong)
+      assertStormClean("sleep", r)
+      val after = scheduler.pendingCount
+      assert(after <= before, s"timers of cancelled sleeps stayed scheduled: $before -> $after")
+
+  test("futures: awaits given up leave no listener on a long-lived future"):
+    withinDeadline(240, "storm-futures"):
+      val shutdown = Promise[Unit]()
+      val r = Storm.run(): i =>
+        i % 3 match
+          case 0 => Seq(shutdown.future, Future(sleep(1))).awaitFirst
+          case 1 => Async.await(Async.race(shutdown.future, Future(Fiber.yieldNow())))
+          case _ => Seq(Future(i), Future(i + 1)).awaitAll: Unit
+      assertStormClean("futures", r)
+      val listeners = shutdown.future.asInstanceOf[CoreFuture[Unit]].listenerCount
+      assertEquals(listeners, 0, s"listeners left on the long-lived future ($r)")
+      shutdown.success(())
+
+  test("keyed tasks: one at a time per key, each task run at most once, no key left active"):
+    withinDeadline(240, "storm-keyed"):
+      val running = new java.util.concurrent.ConcurrentHashMap[Int, Int]()
+      val overlaps = AtomicInteger()
+      val ran = AtomicInteger()
+      var active = -1
+      val r = Async.blocking:
+        val seq = Sequentially[Int]()
+        val report = Storm.run(): i =>
+          val key = i % 8
+          val body: Async ?=> Unit =
+            if running.merge(key, 1, _ + _) > 1 then overlaps.incrementAndGet()
+            ran.incrementAndGet()
+            try Fiber.yieldNow()
+            finally running.merge(key, -1, _ + _): Unit
+          if i % 2 == 0 then seq.run(key)(body) else seq.submit(key)(body).result: Unit
+        var spins = 0
+        while seq.activeKeys > 0 && spins < 10_000 do
+          Thread.sleep(1)
+          spins += 1
+        active = seq.activeKeys
+        report
+      assertStormClean("keyed", r)
+      assertEquals(overlaps.get, 0, "two tasks of one key ran at once")
+      assert(ran.get <= Storm.ops, s"${ran.get} bodies ran for ${Storm.ops} calls")
+      assertEquals(active, 0, "keys stayed active after every task ended")
+
+/** The runtime's yield, for bodies that must give up their carrier without waiting. */
+private object Fiber:
+  def yieldNow(): Unit = weft.runtime.Fiber.yieldNow()
