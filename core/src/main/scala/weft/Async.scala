@@ -258,7 +258,7 @@ private[weft] object JvmAsync:
    * It is its own lock, so that an awaiter that gives up can make it uncompletable: a source
    * that took the waiter off its queue and completes it outside its own lock (a semaphore's
    * `release`) must learn that the awaiter has left, and keep its value, rather than hand it to
-   * nobody. [[giveUp]] decides that race (the rule of ADR 0005); `SemaphoreSuite` and
+   * nobody. [[giveUp]] decides that race (the rule of ADR 0006); `SemaphoreSuite` and
    * `AwaitAbandonSuite` re-check it.
    */
   final class Waiter[T](fiber: Fiber) extends NumberedLock, Listener[T]:

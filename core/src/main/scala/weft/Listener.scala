@@ -179,7 +179,7 @@ class NumberedLock extends ListenerLock:
    * retired the lock, so no source can complete the listener any more; `false` if a source had
    * already completed it, whose value the caller must then keep or hand back. Spins only while a
    * source holds the lock for its few completing steps. This is the one place that decides the
-   * rule "a dropped listener is either completed already or never will be" (ADR 0005); every
+   * rule "a dropped listener is either completed already or never will be" (ADR 0006); every
    * waiter that owns a lock gives up through it.
    */
   final def retireUnused(): Boolean =

@@ -4,7 +4,7 @@ import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
 
 /**
- * The listener behind `await` once its awaiter has left (ADR 0005): a source that still holds
+ * The listener behind `await` once its awaiter has left (ADR 0006): a source that still holds
  * it can no longer complete it, or, if the source had locked it first, the awaiter keeps the
  * value. Either way no value is handed to nobody.
  */

@@ -10,7 +10,7 @@ import weft.keyed.Sequentially
 import Storm.Outcome
 
 /**
- * Random cancels and timeouts around every blocking operation (ADR 0005): permits conserved,
+ * Random cancels and timeouts around every blocking operation (ADR 0006): permits conserved,
  * resources released exactly once, values conserved exactly, listeners, timers and threads
  * back to zero, every call completed exactly once. `Storm.ops` calls per storm.
  */
