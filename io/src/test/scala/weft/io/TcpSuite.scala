@@ -1,7 +1,13 @@
 package weft.io
 
 import java.io.{EOFException, IOException}
-import java.net.{ConnectException, ServerSocket, SocketTimeoutException}
+import java.net.{
+  BindException,
+  ConnectException,
+  ServerSocket,
+  SocketTimeoutException,
+  UnknownHostException
+}
 import java.nio.ByteBuffer
 import java.nio.channels.ClosedChannelException
 import java.nio.charset.StandardCharsets.UTF_8
@@ -185,6 +191,42 @@ class TcpSuite extends munit.FunSuite:
             throw IllegalStateException("boom")
     assert(!conn.isOpened)
     assert(!srv.isOpened)
+
+  test("a failed bind closes its channel: port taken, unknown host (fd count)"):
+    val taken = TcpServer.bind(0)
+    try
+      OpenFds.assertNoGrowth("a bind to a port in use"):
+        val e = intercept[BindException](TcpServer.bind(taken.localPort))
+        assert(e.getMessage.contains(s"127.0.0.1:${taken.localPort}"), e.getMessage)
+      OpenFds.assertNoGrowth("a bind to an unknown host"):
+        val e = intercept[UnknownHostException](TcpServer.bind(0, "no-such-host.invalid"))
+        assert(e.getMessage.contains("no-such-host.invalid"), e.getMessage)
+    finally taken.close()
+
+  test("failed connects and operations on closed ends close what they opened (fd count)"):
+    val port =
+      val s = ServerSocket(0);
+      try s.getLocalPort
+      finally s.close()
+    Async.blocking:
+      OpenFds.assertNoGrowth("a refused connect"):
+        val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
+        assert(e.isInstanceOf[ConnectException], e)
+      OpenFds.assertNoGrowth("a connect to an unknown host"):
+        val e = TcpConnection.connect("no-such-host.invalid", 80).result.failed.get
+        assert(e.isInstanceOf[UnknownHostException], e)
+      withServer(echo): live =>
+        OpenFds.assertNoGrowth("operations on a closed connection"):
+          val c = TcpConnection.connect("127.0.0.1", live).await
+          c.close()
+          assert(
+            c.read(ByteBuffer.allocate(1)).result.failed.get.isInstanceOf[ClosedChannelException]
+          )
+          assert(c.write(bytes("x")).result.isFailure)
+      OpenFds.assertNoGrowth("an accept on a closed server", rounds = 20):
+        val server = TcpServer.bind(0)
+        server.close()
+        assert(server.accept().result.failed.get.isInstanceOf[ClosedChannelException])
 
   test("bad input is rejected at the call"):
     intercept[IllegalArgumentException](TcpServer.bind(-1))
