@@ -41,7 +41,7 @@ final private[io] class IOTask[T](
     if !isDone then
       val result: Try[T] =
         try Success(body())
-        catch case e: Throwable => Failure(IOErrors.withContext(e, owner.describe))
+        catch case e: Throwable => Failure(owner.failure(e))
       if !tryComplete(result) then
         result match
           case Success(v) => discard(v)
@@ -65,7 +65,7 @@ private[io] object IOTask:
    */
   inline def inPlace[T](owner: IOResource)(inline body: T): Future[T] =
     try Future.successful(body)
-    catch case e: Throwable => Future.failed(IOErrors.withContext(e, owner.describe))
+    catch case e: Throwable => Future.failed(owner.failure(e))
 
   /** Starts `body` on a new virtual thread in the caller's scope; see [[IOTask]]. */
   def start[T](owner: IOResource, discard: T => Unit = noDiscard)(body: => T)(using
@@ -95,6 +95,9 @@ private[io] trait IOResource:
 
   /** Closes the resource; idempotent. */
   def close(): Unit
+
+  /** `e`, a failure of an operation on this resource, with the resource in its message. */
+  private[io] def failure(e: Throwable): Throwable = IOErrors.withContext(e, describe)
 
   /** Closes the resource after a cancellation; must not block for long. */
   private[io] def closeOnCancel(): Unit = close()
