@@ -49,7 +49,9 @@ import weft.runtime.Fiber
  * A worker fiber runs task after task, so it clears its interrupt status before each one, as
  * `ThreadPoolExecutor` does: a body that interrupted itself and returned must not fail the next
  * task. It clears it before the `PENDING -> RUNNING` CAS: a canceller interrupts only after its
- * own CAS from `RUNNING`, so an interrupt meant for this task is never the one cleared.
+ * own CAS from `RUNNING`, so an interrupt meant for this task is never the one cleared. It
+ * clears it again once the task is `DONE` (no canceller can interrupt it any more): a worker
+ * going idle with its status set would find every park returning at once and spin.
  *
  * @param body
  *   the task's code (cleared once it ran or was cancelled)
@@ -120,9 +122,8 @@ private[keyed] final class KeyedTask[T](
       r.run() // the body, then its children cancelled and joined
       body = cleared
       if STATE.compareAndSet(this, RUNNING, DONE) then tryComplete(r.resultNow)
-      else
-        awaitCancelled()
-        Fiber.interrupted()
+      else awaitCancelled()
+      Fiber.interrupted() // this task's own interrupt, or one its body left (see above)
     else awaitCancelled()
     bodyRun = null
 

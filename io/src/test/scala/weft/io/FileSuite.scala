@@ -232,6 +232,14 @@ class FileSuite extends munit.FunSuite:
       OpenFds.assertNoGrowth("reading a directory"):
         PIOHelper.withFile(d.toString): f =>
           assert(f.readString(1).result.isFailure)
+      val big = d.resolve("fd-big.txt")
+      Files.writeString(big, TestFiles.text(File.InPlaceLimit * 4))
+      OpenFds.assertNoGrowth("a read cancelled in flight"):
+        val f = File(big.toString).open()
+        val r = f.readString(File.InPlaceLimit * 4) // on its own thread
+        r.cancel()
+        r.result
+        f.close()
       OpenFds.assertNoGrowth("operations on a closed file"):
         val f = File(p.toString).open()
         f.close()

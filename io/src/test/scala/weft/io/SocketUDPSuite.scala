@@ -81,6 +81,15 @@ class SocketUDPSuite extends munit.FunSuite:
       assert(r.result.failed.get.isInstanceOf[CancellationException])
       assert(!s.isOpened)
 
+  test("cancelled receives close their sockets (fd count)"):
+    Async.blocking:
+      OpenFds.assertNoGrowth("a cancelled pending receive"):
+        val s = SocketUDP().bindAndOpen(0)
+        val r = s.receive()
+        r.cancel()
+        assert(r.result.failed.get.isInstanceOf[CancellationException])
+        assert(!s.isOpened)
+
   test("the end of the scope cancels pending receives and closes their sockets"):
     val sockets = (0 until 50).map(_ => SocketUDP().bindAndOpen(0))
     val pending = Async.blocking(sockets.map(_.receive()))

@@ -228,6 +228,28 @@ class TcpSuite extends munit.FunSuite:
         server.close()
         assert(server.accept().result.failed.get.isInstanceOf[ClosedChannelException])
 
+  test("cancelled accepts, reads and connects close what they opened (fd count)"):
+    Async.blocking:
+      OpenFds.assertNoGrowth("a cancelled pending accept"):
+        val server = TcpServer.bind(0)
+        val a = server.accept()
+        a.cancel()
+        assert(a.result.isFailure)
+        assert(!server.isOpened)
+      withServer(c => c.read(ByteBuffer.allocate(1)).await): port =>
+        OpenFds.assertNoGrowth("a cancelled pending read"):
+          val c = TcpConnection.connect("127.0.0.1", port).await
+          val r = c.readLine()
+          r.cancel()
+          assert(r.result.failed.get.isInstanceOf[CancellationException])
+          assert(!c.isOpened)
+        OpenFds.assertNoGrowth("a connect cancelled at once"):
+          val f = TcpConnection.connect("127.0.0.1", port)
+          f.cancel()
+          f.result match
+            case scala.util.Success(c) => c.close() // it won the race: the caller owns it
+            case _                     => ()
+
   test("bad input is rejected at the call"):
     intercept[IllegalArgumentException](TcpServer.bind(-1))
     Async.blocking:
