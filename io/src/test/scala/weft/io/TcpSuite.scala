@@ -34,6 +34,12 @@ class TcpSuite extends munit.FunSuite:
             finally c.close()
       body(server.localPort)
 
+  /** A port nothing listens on (bound once, then closed): connecting to it is refused. */
+  private def closedPort(): Int =
+    val s = ServerSocket(0)
+    try s.getLocalPort
+    finally s.close()
+
   /** Echoes everything back until the client half-closes. */
   private val echo: Handler = c =>
     val b = ByteBuffer.allocate(4096)
@@ -101,10 +107,7 @@ class TcpSuite extends munit.FunSuite:
         assertEquals(results.map(_.await), (0 until clients).map(i => s"client $i"))
 
   test("a refused connection fails with ConnectException naming the address"):
-    val port =
-      val s = ServerSocket(0);
-      try s.getLocalPort
-      finally s.close()
+    val port = closedPort()
     Async.blocking:
       val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
       assert(e.isInstanceOf[ConnectException], e)
@@ -204,10 +207,7 @@ class TcpSuite extends munit.FunSuite:
     finally taken.close()
 
   test("failed connects and operations on closed ends close what they opened (fd count)"):
-    val port =
-      val s = ServerSocket(0);
-      try s.getLocalPort
-      finally s.close()
+    val port = closedPort()
     Async.blocking:
       OpenFds.assertNoGrowth("a refused connect"):
         val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
