@@ -111,8 +111,9 @@ class SequentiallyCancelSuite extends munit.FunSuite:
       assert(!ran.get)
       assert(isCancelled(caller.poll()))
 
-  // The release waits for a gate that opens only after the cancel: an interrupt or a cancelled
-  // await inside it would cut it short before it counts.
+  // The release waits for a gate that opens only after the cancel, then sleeps: an interrupt
+  // cuts it short either in the await (a cancelled await) or, if the gate won the race with the
+  // interrupt (the await then re-raises the interrupt status), in the sleep.
   test("a running task's Resource release is uninterruptible: cancelling it waits for release"):
     Async.blocking:
       val seq = Sequentially[Int]()
@@ -125,6 +126,7 @@ class SequentiallyCancelSuite extends munit.FunSuite:
         _ =>
           releasing.success(())
           gate.future.await
+          Thread.sleep(1)
           released.incrementAndGet()
       )
       val task = seq.submit(1):
