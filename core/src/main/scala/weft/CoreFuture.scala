@@ -87,6 +87,19 @@ private[weft] class CoreFuture[T] extends Future[T]:
     case _         => "Future(<pending>)"
 
 private[weft] object CoreFuture:
+
+  /**
+   * `result`, checked not to be `null`: the public ways to complete a future call this, because
+   * `null` is the pending state of `state` (a `null` result would leave the future pending
+   * forever and offer `null` to its listeners). The internal completions never pass `null`, so
+   * [[tryComplete]] itself stays without the check. A `null` value is fine: `Success(null)`.
+   */
+  def nonNull[T](result: Try[T]): Try[T] =
+    if result == null then
+      throw NullPointerException(
+        "a future cannot be completed with null (a null value is Success(null))"
+      )
+    result
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[CoreFuture[?]], MethodHandles.lookup())
       .findVarHandle(classOf[CoreFuture[?]], "state", classOf[AnyRef])

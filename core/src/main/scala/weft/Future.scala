@@ -44,10 +44,14 @@ object Future:
   def apply[T](body: Async ?=> T)(using async: Async): Future[T] =
     RunnableFuture.start(body, async)
 
-  /** A future already completed with `result`. */
+  /**
+   * A future already completed with `result`.
+   * @throws NullPointerException
+   *   if `result` is `null` (a value may be `null`: `Success(null)`)
+   */
   def now[T](result: Try[T]): Future[T] =
     val f = CoreFuture[T]()
-    f.tryComplete(result)
+    f.tryComplete(CoreFuture.nonNull(result))
     f
 
   /** A future already completed with `value`. */
@@ -81,7 +85,11 @@ object Future:
     def rejectAsCancelled(): Unit =
       complete(Failure(CancellationException("cancelled by resolver")))
 
-    /** Completes with `result`; ignored if the future is already done. */
+    /**
+     * Completes with `result`; ignored if the future is already done.
+     * @throws NullPointerException
+     *   if `result` is `null` (a value may be `null`: `Success(null)`)
+     */
     def complete(result: Try[T]): Unit
 
     /**
@@ -93,7 +101,7 @@ object Future:
   /** A completable future whose `cancel` also runs the resolver's cancel handler. */
   private final class ResolverFuture[T] extends CoreFuture[T], Resolver[T]:
     @volatile private var cancelHandler: (() => Unit) | Null = uninitialized
-    def complete(result: Try[T]): Unit = tryComplete(result)
+    def complete(result: Try[T]): Unit = tryComplete(CoreFuture.nonNull(result))
     def onCancel(handler: () => Unit): Unit = cancelHandler = handler
     override def cancel(): Unit =
       if tryComplete(Failure(CancellationException("future was cancelled"))) then
@@ -117,16 +125,22 @@ final class Promise[T]:
    * Completes the future with `result`.
    * @throws IllegalStateException
    *   if the promise was already completed (not by cancellation)
+   * @throws NullPointerException
+   *   if `result` is `null` (a value may be `null`: `Success(null)`)
    */
   def complete(result: Try[T]): Unit =
-    if !core.tryComplete(result) then
+    if !core.tryComplete(CoreFuture.nonNull(result)) then
       val existing = core.resultNow
       existing match
         case Failure(_: CancellationException) => ()
         case _ => throw IllegalStateException(s"Promise already completed with $existing")
 
-  /** Completes the future with `result` unless already done; returns whether this call did. */
-  def tryComplete(result: Try[T]): Boolean = core.tryComplete(result)
+  /**
+   * Completes the future with `result` unless already done; returns whether this call did.
+   * @throws NullPointerException
+   *   if `result` is `null`
+   */
+  def tryComplete(result: Try[T]): Boolean = core.tryComplete(CoreFuture.nonNull(result))
 
   /** Completes with `Success(value)` (see [[complete]]). */
   def success(value: T): Unit = complete(Success(value))

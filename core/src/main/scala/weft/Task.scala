@@ -55,6 +55,14 @@ object Task:
     else if a > MaxPauseMillis / b then MaxPauseMillis
     else math.min(a * b, MaxPauseMillis)
 
+  /**
+   * Whether a run succeeded: it returned, and not a failed `Try` (a body of type `Try` that
+   * returns a `Failure` failed, as in gears; TaskSuite, "a body returning a Failure").
+   */
+  private def succeeded(outcome: Try[?]): Boolean = outcome match
+    case Success(_: Failure[?]) => false
+    case o                      => o.isSuccess
+
   /** Runs `body` repeatedly on the current fiber, as `s` says; returns or throws the outcome. */
   private[weft] def repeat[T](body: Async ?=> T, s: TaskSchedule)(using Async): T =
     import TaskSchedule.*
@@ -74,7 +82,7 @@ object Task:
           case e: CancellationException if Cancellation.pending => throw e
           case NonFatal(e)                                      => Failure(e)
       val last = max != 0 && runs == max
-      if last || outcome.isSuccess == untilSuccess then result = outcome
+      if last || succeeded(outcome) == untilSuccess then result = outcome
       else
         val pauseNanos: Long = s match
           case Every(millis, _) =>

@@ -14,8 +14,10 @@ package weft
  * With no limit, a schedule ends only by its stop condition or by cancellation. Cancelling the
  * task's future stops it at once: a pause or a run in progress is interrupted, no further run
  * starts, and the pause's timer is freed; the future then holds `Failure(CancellationException)`.
- * A "failure" is a non-fatal exception of the body; an `InterruptedException`, a fatal error, or
- * the cancellation of the task itself always ends the task.
+ * A "failure" is a non-fatal exception of the body, or a body of type `Try` returning a
+ * `Failure` (which the future then holds as its value, `Success(Failure(e))`, as gears does); an
+ * `InterruptedException`, a fatal error, or the cancellation of the task itself always ends the
+ * task.
  *
  * All delays are in milliseconds and must be >= 0, and `maxRepetitions` >= 0; otherwise the
  * constructor throws an `IllegalArgumentException`.

@@ -31,6 +31,11 @@ final case class Retry(
     retryOn: Throwable => Boolean = _ => true
 ):
   require(maxFailures >= 0, s"Retry: maxFailures must be >= 0, got $maxFailures")
+  // Checked here rather than found missing at the first retry, where the error would replace
+  // the body's own (RetrySuite, "a policy with a missing part is rejected when built").
+  require(delay != null, "Retry: delay must not be null (use Retry.Delay.None)")
+  require(jitter != null, "Retry: jitter must not be null (use Retry.Jitter.None)")
+  require(retryOn != null, "Retry: retryOn must not be null")
   require(
     jitter == Retry.Jitter.None || !delay.isInstanceOf[Retry.Delay.DecorrelatedJitter],
     "Retry: DecorrelatedJitter is randomised already; use Jitter.None with it"
@@ -114,15 +119,18 @@ object Retry:
     /** Exactly `d`. */
     case None
 
-    /** Uniform in `[0, d]`. */
+    /** Uniform in `[0, d]` (`d` up to `Long.MaxValue`: the bound `d + 1` is never formed). */
     case Full
 
     /** `d / 2` plus a uniform value in `[0, d / 2]`. */
     case Equal
 
     private[weft] def apply(d: Long, random: RandomGenerator): Long = this match
-      case None  => d
-      case Full  => if d == 0 then 0 else random.nextLong(0, d + 1)
+      case None => d
+      case Full =>
+        if d == 0 then 0
+        else if d == Long.MaxValue then random.nextLong() & Long.MaxValue // all of [0, d]
+        else random.nextLong(0, d + 1)
       case Equal => d / 2 + (if d / 2 == 0 then 0 else random.nextLong(0, d / 2 + 1))
 
 /**
@@ -147,7 +155,15 @@ def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current(
       case e: CancellationException if Cancellation.pending => throw e
       case NonFatal(e) =>
         failures += 1
-        if !policy.retryOn(e) || failures == policy.maxFailures then throw e
-        val pause = delays.next()
+        // A `retryOn` or a delay that throws must not hide the body's error: what it threw is
+        // attached to the body's error, which is thrown.
+        val pause =
+          try
+            if !policy.retryOn(e) || failures == policy.maxFailures then throw e
+            delays.next()
+          catch
+            case d: Throwable if d ne e =>
+              if NonFatal(d) then e.addSuppressed(d) else throw d
+              throw e
         if pause > Duration.Zero then sleep(pause)
   result.get

@@ -35,3 +35,24 @@ class BadInputSuite extends munit.FunSuite:
     Async.blocking:
       val e = intercept[IllegalArgumentException](Async.select[Int]())
       assert(e.getMessage.contains("at least one case"), e.getMessage)
+
+  // `null` is the pending state of a future's one field: a null result stored there would leave
+  // the future pending forever and hand `null` to the listeners already registered.
+  test("a null result is rejected at the call; a listener registered before never sees it"):
+    val p = Promise[Int]()
+    val seen = java.util.concurrent.atomic.AtomicReference[Any]("nothing")
+    p.future.onComplete(Listener((r, _) => seen.set(r)))
+    val e1 = intercept[NullPointerException](p.complete(null))
+    assert(e1.getMessage.contains("Success(null)"), e1.getMessage)
+    intercept[NullPointerException](p.tryComplete(null))
+    intercept[NullPointerException](Future.now[Int](null))
+    var resolver: Future.Resolver[Int] = null
+    val viaResolver = Future.withResolver[Int](r => resolver = r)
+    intercept[NullPointerException](resolver.complete(null))
+    assertEquals(seen.get, "nothing")
+    assert(!p.isCompleted && viaResolver.poll().isEmpty)
+    p.success(3)
+    assertEquals(seen.get, scala.util.Success(3))
+    val nullValue = Promise[String]()
+    nullValue.complete(scala.util.Success(null))
+    assertEquals(nullValue.future.poll(), Some(scala.util.Success(null)))

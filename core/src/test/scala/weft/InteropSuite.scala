@@ -61,3 +61,70 @@ class InteropSuite extends munit.FunSuite:
       val f = Future(sp.future.asWeft.value)
       sp.success(8)
       assertEquals(f.value, 8)
+
+  /**
+   * Runs `rounds` rounds of: `setup`, then `a` on this thread and `b` on a partner platform
+   * thread at the same moment (a spin handshake starts both), then `check` once both are done.
+   * Returns how many rounds `check` rejected; fails if a round takes more than 10 s.
+   */
+  private def raceRounds[S](rounds: Int)(setup: Int => S)(a: S => Unit)(b: S => Unit)(
+      check: S => Boolean
+  ): Int =
+    val state = java.util.concurrent.atomic.AtomicReference[Any]()
+    val published = java.util.concurrent.atomic.AtomicInteger(-1)
+    val arrived = java.util.concurrent.atomic.AtomicInteger(-1)
+    val finished = java.util.concurrent.atomic.AtomicInteger(-1)
+    def spinUntil(what: String)(cond: => Boolean): Unit =
+      val deadline = System.nanoTime() + 10_000_000_000L
+      var spins = 0
+      while !cond do
+        spins += 1
+        if (spins & 1023) == 0 then
+          if System.nanoTime() - deadline > 0 then throw AssertionError(s"stuck waiting: $what")
+          Thread.`yield`()
+        else Thread.onSpinWait()
+    val partner = Thread.ofPlatform().start: () =>
+      try
+        for i <- 0 until rounds do
+          spinUntil(s"round $i published")(published.get == i)
+          arrived.set(i)
+          b(state.get.asInstanceOf[S])
+          finished.set(i)
+      catch case _: AssertionError => ()
+    var bad = 0
+    try
+      for i <- 0 until rounds do
+        val s = setup(i)
+        state.set(s)
+        published.set(i)
+        spinUntil(s"partner at round $i")(arrived.get == i)
+        a(s)
+        spinUntil(s"partner done with round $i")(finished.get == i)
+        if !check(s) then bad += 1
+    finally partner.join(10_000)
+    bad
+
+  /** Whether a weft result and a CompletableFuture say the same thing. */
+  private def agree(r: Option[scala.util.Try[Int]], cf: CompletableFuture[Int]): Boolean =
+    r match
+      case Some(Failure(_: CancellationException)) => cf.isCancelled
+      case Some(Success(v))                        => cf.isDone && !cf.isCancelled && cf.join() == v
+      case _                                       => false
+
+  test("stress: cancelling the CompletableFuture view while the future completes, both agree"):
+    val bad = raceRounds(20_000)(i =>
+      val p = Promise[Int]()
+      (i, p, p.future.asCompletableFuture)
+    )((_, _, cf) => cf.cancel(false))((i, p, _) => p.tryComplete(Success(i)))((_, p, cf) =>
+      agree(p.future.poll(), cf)
+    )
+    assertEquals(bad, 0, "rounds where the CompletableFuture and the weft future disagree")
+
+  test("stress: cancelling the weft view while the CompletableFuture completes, both agree"):
+    val bad = raceRounds(20_000)(i =>
+      val cf = CompletableFuture[Int]()
+      (i, cf, cf.asWeft)
+    )((_, _, view) => view.cancel())((i, cf, _) => cf.complete(i))((_, cf, view) =>
+      agree(view.poll(), cf)
+    )
+    assertEquals(bad, 0, "rounds where the weft view and the CompletableFuture disagree")

@@ -12,9 +12,12 @@ import weft.{Async, Promise}
  * the same order; values of one publisher keep their order. The copying runs in [[run]], which
  * the owner calls inside a scope (typically `Future(mux.run())`).
  *
- * [[close]] makes every subscriber receive `Failure(ChannelClosedException)` and ends [[run]];
- * it closes neither publishers nor subscribers. A publisher that is closed is removed (its
- * closing is not forwarded); a subscriber that is closed is removed.
+ * [[close]] ends [[run]] at once, even while it waits to deliver a value to a slow subscriber
+ * (that subscriber then does not get the value), and makes every subscriber that can take it
+ * without waiting (room in its buffer, or a reader waiting) receive
+ * `Failure(ChannelClosedException)`; it closes neither publishers nor subscribers. A publisher
+ * that is closed is removed (its closing is not forwarded); a subscriber that is closed is
+ * removed.
  */
 trait ChannelMultiplexer[T] extends java.io.Closeable:
 
@@ -33,7 +36,10 @@ trait ChannelMultiplexer[T] extends java.io.Closeable:
   /** Stops copying values to `c`. */
   def removeSubscriber(c: SendableChannel[Try[T]]): Unit
 
-  /** Sends `Failure(ChannelClosedException)` to every subscriber and ends [[run]]. */
+  /**
+   * Ends [[run]], at once, and sends `Failure(ChannelClosedException)` to every subscriber that
+   * can take it without waiting (see the trait comment).
+   */
   def close(): Unit
 
 /** Creating [[ChannelMultiplexer]]s. */
@@ -46,11 +52,16 @@ object ChannelMultiplexer:
  * "membership changed" promise, and sends each value read to each subscriber in turn. Every
  * change (add, remove, close) completes the current promise and installs a fresh one, so a
  * running race is restarted with the new membership; a losing channel read consumes nothing.
+ * Each send races the subscriber's send source against the `closing` promise, so that a
+ * subscriber that never reads cannot hold `run` past [[close]]; a losing send sends nothing.
+ * The closing notices are sent with `trySend`, for the same reason (re-checked by
+ * `ChannelMultiplexerSuite`, "close ends run while it is delivering").
  */
 private final class MultiplexerImpl[T] extends ChannelMultiplexer[T]:
   private val publishers = AtomicReference(Vector.empty[ReadableChannel[T]])
   private val subscribers = AtomicReference(Vector.empty[SendableChannel[Try[T]]])
   private val changed = AtomicReference(Promise[Unit]())
+  private val closing = Promise[Unit]()
   @volatile private var closed = false
 
   private def signal(): Unit = changed.getAndSet(Promise[Unit]()).tryComplete(Success(()))
@@ -62,14 +73,19 @@ private final class MultiplexerImpl[T] extends ChannelMultiplexer[T]:
       val cases = pubs.map(c => c.canRead.map(r => Some((c, r)))) :+ change.future.map(_ => None)
       Async.await(Async.race(cases*)) match
         case Some((_, Success(v))) =>
-          subscribers.get().foreach(s => deliver(s, Success(v)))
+          val subs = subscribers.get().iterator
+          while !closed && subs.hasNext do deliver(subs.next(), Success(v))
         case Some((c, Failure(_))) => removePublisher(c)
         case None                  => ()
-    subscribers.get().foreach(s => deliver(s, Failure(ChannelClosedException())))
+    subscribers.get().foreach: s =>
+      try s.trySend(Failure(ChannelClosedException()))
+      catch case _: ChannelClosedException => ()
 
+  /** Sends `v` to `s` unless [[close]] comes first; removes `s` if it is closed. */
   private def deliver(s: SendableChannel[Try[T]], v: Try[T])(using Async): Unit =
-    try s.send(v)
-    catch case _: ChannelClosedException => removeSubscriber(s)
+    Async.await(Async.either(s.sendSource(v), closing.future)) match
+      case Left(Failure(_: ChannelClosedException)) => removeSubscriber(s)
+      case _                                        => ()
 
   def addPublisher(c: ReadableChannel[T]): Unit =
     publishers.updateAndGet(_ :+ c)
@@ -89,4 +105,5 @@ private final class MultiplexerImpl[T] extends ChannelMultiplexer[T]:
 
   def close(): Unit =
     closed = true
+    closing.tryComplete(Success(()))
     signal()

@@ -3,9 +3,9 @@ package weft.keyed
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
 import scala.compiletime.uninitialized
-import scala.util.{Failure, Success, Try}
-import weft.{Async, CompletionGroup, CoreFuture, JvmAsync}
-import weft.runtime.{AsyncSupport, Fiber}
+import scala.util.Failure
+import weft.{Async, CoreFuture, RunnableFuture}
+import weft.runtime.Fiber
 
 /**
  * One task of a [[Sequentially]]: its body, and the future of its result (the task IS the
@@ -32,13 +32,26 @@ import weft.runtime.{AsyncSupport, Fiber}
  *     waits out `CANCELLING`, so the key's next task starts only after this future completed;
  *   - `RUNNING` -> `DONE`: the body ended; the future completes with its result;
  *   - `RUNNING` -> `CANCELLING` -> `DONE`: [[cancel]] while running. The canceller completes
- *     the future with a `CancellationException`, cancels the body's scope, interrupts the
- *     running fiber and only then writes `DONE`. The drainer, whose own `RUNNING -> DONE` CAS
- *     failed, waits out `CANCELLING` and clears its interrupt status, so the interrupt meant
- *     for this task never reaches the next task that fiber runs.
+ *     the future with a `CancellationException`, cancels the body's run (its scope, and its
+ *     fiber's interrupt, deferred while the body is inside `uninterruptible`) and only then
+ *     writes `DONE`. The drainer, whose own `RUNNING -> DONE` CAS failed, waits out
+ *     `CANCELLING` and clears its interrupt status, so the interrupt meant for this task never
+ *     reaches the next task that fiber runs.
  *
- * The body runs with its own [[CompletionGroup]]: futures it starts are cancelled and joined
- * when it ends, and cancelling the task cancels them too.
+ * ==The body's run==
+ * The body runs on the drainer's fiber inside a [[weft.RunnableFuture]] that is run in place
+ * (no fiber of its own): its context is that of a future's body, so futures the body starts are
+ * cancelled and joined when it ends, cancelling the task cancels them too, and `uninterruptible`
+ * defers the task's cancellation exactly as in a future (a `Resource` release completes; see
+ * `SequentiallyCancelSuite`, "Resource release is uninterruptible").
+ *
+ * ==Interrupt status==
+ * A worker fiber runs task after task, so it clears its interrupt status before each one, as
+ * `ThreadPoolExecutor` does: a body that interrupted itself and returned must not fail the next
+ * task. It clears it before the `PENDING -> RUNNING` CAS: a canceller interrupts only after its
+ * own CAS from `RUNNING`, so an interrupt meant for this task is never the one cleared. It
+ * clears it again once the task is `DONE` (no canceller can interrupt it any more): a worker
+ * going idle with its status set would find every park returning at once and spin.
  *
  * @param body
  *   the task's code (cleared once it ran or was cancelled)
@@ -64,10 +77,9 @@ private[keyed] final class KeyedTask[T](
   @volatile private[keyed] var next: KeyedTask[?] | Null = uninitialized
 
   @volatile private var state: Int = uninitialized // PENDING, the default 0
-  // Plain fields (see "Run and cancel"): written before the CAS that starts the body and read
+  // A plain field (see "Run and cancel"): written before the CAS that starts the body and read
   // by a canceller only after its own CAS from `RUNNING`, which orders them.
-  private var runner: Fiber | Null = uninitialized
-  private var scope: CompletionGroup | Null = uninitialized
+  private var bodyRun: RunnableFuture[T] | Null = uninitialized
 
   /** Whether this entry is dead: it finished alone, or its lane retired. */
   def isDead: Boolean =
@@ -98,25 +110,22 @@ private[keyed] final class KeyedTask[T](
   /**
    * Runs the body on the current fiber, unless the task was cancelled, and completes the
    * future. Never throws: the body's exception becomes the future's `Failure`.
+   *
+   * @param owner
+   *   the context of the executor's owner: the parent of the body's run (see "The body's run")
    */
-  def runOn(support: AsyncSupport): Unit =
-    val g = CompletionGroup()
-    scope = g
-    runner = Fiber.current
+  def runOn(owner: Async): Unit =
+    Fiber.interrupted() // a previous task's leftover (see "Interrupt status")
+    val r = RunnableFuture[T](body, owner)
+    bodyRun = r
     if STATE.compareAndSet(this, PENDING, RUNNING) then
-      val result: Try[T] =
-        try Success(body(using JvmAsync(g, null, support)))
-        catch case e: Throwable => Failure(e)
+      r.run() // the body, then its children cancelled and joined
       body = cleared
-      g.cancel()
-      g.waitCompletion()
-      if STATE.compareAndSet(this, RUNNING, DONE) then tryComplete(result)
-      else
-        awaitCancelled()
-        Fiber.interrupted()
+      if STATE.compareAndSet(this, RUNNING, DONE) then tryComplete(r.resultNow)
+      else awaitCancelled()
+      Fiber.interrupted() // this task's own interrupt, or one its body left (see above)
     else awaitCancelled()
-    runner = null
-    scope = null
+    bodyRun = null
 
   /**
    * Cancels the task: if still pending it will never run; if running, its body is interrupted
@@ -132,10 +141,8 @@ private[keyed] final class KeyedTask[T](
         case RUNNING =>
           if STATE.compareAndSet(this, RUNNING, CANCELLING) then
             tryComplete(Failure(CancellationException("task cancelled while running")))
-            val g = scope
-            if g != null then g.cancel()
-            val f = runner
-            if f != null then f.nn.interrupt()
+            val r = bodyRun
+            if r != null then r.cancel()
             state = DONE
             done = true
         case _ => done = true

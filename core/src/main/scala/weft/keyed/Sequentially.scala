@@ -248,7 +248,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
 
   /** Runs `task` on this worker; once the executor is shut down, discards (cancels) it instead. */
   private def runOrDiscard(task: KeyedTask[?]): Unit =
-    if shutdown then task.discard() else task.runOn(scope.support)
+    if shutdown then task.discard() else task.runOn(scope)
 
 /** Creating a [[Sequentially]]. */
 object Sequentially:

@@ -53,6 +53,26 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       sub.send(Success(3)) // the subscriber too
       assertEquals(sub.read(), Success(Success(3)))
 
+  // The subscriber is a rendezvous channel that nobody reads: delivering to it never ends.
+  test("close ends run while it is delivering to a subscriber that never reads"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val pub = SyncChannel[Int]()
+      val stuck = SyncChannel[Try[Int]]()
+      val fine = UnboundedChannel[Try[Int]]()
+      mux.addPublisher(pub); mux.addSubscriber(stuck); mux.addSubscriber(fine)
+      val runner = Future(mux.run())
+      pub.send(1) // taken by the multiplexer, which now delivers it to `stuck`
+      mux.close()
+      weft.time.TimeTesting.awaitCondition("run() ended after close()", 10_000)(
+        runner.poll().isDefined
+      )
+      assertEquals(runner.poll(), Some(Success(())))
+      assertEquals(stuck.tryRead(), None, "nothing is left half-sent on the stuck subscriber")
+      fine.tryRead() match
+        case Some(Success(Failure(_: ChannelClosedException))) => ()
+        case other => fail(s"the subscriber that reads missed the close: $other")
+
   test("publishers and subscribers can be added and removed while running"):
     Async.blocking:
       val mux = ChannelMultiplexer[Int]()

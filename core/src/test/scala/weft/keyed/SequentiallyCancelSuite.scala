@@ -3,7 +3,8 @@ package weft.keyed
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 import scala.util.{Failure, Success}
-import weft.{Async, Future, Promise, await}
+import weft.{Async, Future, Promise, Resource, await, uninterruptible}
+import weft.time.TimeTesting.awaitCondition
 
 /** Failures stay with their own task; cancellation of pending and running tasks. */
 class SequentiallyCancelSuite extends munit.FunSuite:
@@ -109,6 +110,75 @@ class SequentiallyCancelSuite extends munit.FunSuite:
       assertEquals(seq.submit(1)("after").await, "after")
       assert(!ran.get)
       assert(isCancelled(caller.poll()))
+
+  // The release waits for a gate that opens only after the cancel, then sleeps: an interrupt
+  // cuts it short either in the await (a cancelled await) or, if the gate won the race with the
+  // interrupt (the await then re-raises the interrupt status), in the sleep.
+  test("a running task's Resource release is uninterruptible: cancelling it waits for release"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val releasing = Promise[Unit]()
+      val gate = Promise[Unit]()
+      val released = AtomicInteger()
+      val ended = AtomicBoolean()
+      val res = Resource[Int](
+        1,
+        _ =>
+          releasing.success(())
+          gate.future.await
+          Thread.sleep(1)
+          released.incrementAndGet()
+      )
+      val task = seq.submit(1):
+        try res.use(_ => ())
+        finally ended.set(true)
+      releasing.future.await
+      task.cancel()
+      assert(isCancelled(task.poll()), "cancel completes the task's future at once")
+      gate.success(())
+      awaitCondition("the cancelled task's body ended", 10_000)(ended.get)
+      assertEquals(released.get, 1, "the release was cut short by the cancellation")
+      assertEquals(seq.run(1)(2), 2)
+
+  test("uninterruptible inside a task defers its cancellation to the block's end"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val inside = Promise[Unit]()
+      val gate = Promise[Unit]()
+      val finished = AtomicBoolean()
+      val after = Promise[String]()
+      val task = seq.submit(1):
+        try
+          uninterruptible:
+            inside.success(())
+            gate.future.await
+            Thread.sleep(1) // an interrupt delivered inside the block would throw here
+            finished.set(true)
+          after.success("not raised")
+        catch case e: (CancellationException | InterruptedException) => after.success(s"$e")
+      inside.future.await
+      task.cancel()
+      gate.success(())
+      assert(after.future.await.contains("CancellationException"), after.future.await)
+      assert(finished.get, "the uninterruptible block was cut short")
+
+  // A task that sets its own interrupt flag and returns must not fail the next task of its key,
+  // which its worker runs next (queued behind the gate, so on the same fiber).
+  test("a task's leftover interrupt flag does not reach the key's next task"):
+    Async.blocking:
+      val seq = Sequentially[Int]()
+      val gate = Promise[Unit]()
+      val first = seq.submit(1):
+        gate.future.await
+        Thread.currentThread().interrupt()
+        1
+      val second = seq.submit(1):
+        val flagged = Thread.currentThread().isInterrupted
+        Thread.sleep(1)
+        if flagged then -1 else 2
+      gate.success(())
+      assertEquals(first.await, 1)
+      assertEquals(second.result, Success(2))
 
   test("the result of a completed task is not changed by a late cancel"):
     Async.blocking:

@@ -91,6 +91,33 @@ class RetrySuite extends munit.FunSuite:
       case _ => ()
     assert(ds.distinct.size > 50)
 
+  test("full jitter of the largest pause stays in [0, d] and never overflows"):
+    val huge = FiniteDuration(Long.MaxValue, NANOSECONDS)
+    val ds = Retry(0, Delay.Constant(huge), Jitter.Full).delays(java.util.Random(3)).take(500)
+    assert(ds.forall(d => d >= Duration.Zero && d <= huge))
+    val eq = Retry(0, Delay.Constant(huge), Jitter.Equal).delays(java.util.Random(3)).take(500)
+    assert(eq.forall(d => d >= huge / 2 && d <= huge))
+
+  // A generator whose every draw is 0: full jitter then pauses 0, so the retries run at once;
+  // the range check of `nextLong(origin, bound)` still runs, as with any generator.
+  test("a huge delay with full jitter retries and ends with the body's own error"):
+    val zeros: java.util.random.RandomGenerator = () => 0L
+    val policy = Retry(3, Delay.Constant(FiniteDuration(Long.MaxValue, NANOSECONDS)), Jitter.Full)
+    val boom = IllegalStateException("the body's own error")
+    val attempts = AtomicInteger()
+    val e = intercept[IllegalStateException]:
+      Async.blocking:
+        retry(policy, zeros):
+          attempts.incrementAndGet()
+          throw boom
+    assert(e eq boom, s"got $e")
+    assertEquals(attempts.get, 3)
+
+  test("a policy with a missing part is rejected when built, not at the first failure"):
+    intercept[IllegalArgumentException](Retry(3, null))
+    intercept[IllegalArgumentException](Retry(3, Delay.None, null))
+    intercept[IllegalArgumentException](Retry(3, Delay.None, Jitter.None, null))
+
   test("cancelling the caller stops the retries"):
     val attempts = AtomicInteger()
     Async.blocking:

@@ -115,6 +115,29 @@ class TaskSuite extends munit.FunSuite:
     sameOutcome(runTask(Some(RepeatUntilSuccess(maxRepetitions = 4)), b), failure(4))
     assertEquals(b.runs.get, 4)
 
+  // A body of type Try that returns a Failure (without throwing) fails its run, as in gears: the
+  // schedule stops or goes on exactly as for a thrown failure, and the task ends with that Try.
+  test("a body returning a Failure counts as a failed run for RepeatUntil* and Every"):
+    val boom = IllegalStateException("returned, not thrown")
+    def runs(s: TaskSchedule, failOn: Int => Boolean): (scala.util.Try[scala.util.Try[Int]], Int) =
+      val n = AtomicInteger()
+      val r = Async.blocking:
+        Task[scala.util.Try[Int]](
+          {
+            val k = n.incrementAndGet()
+            if failOn(k) then Failure(boom) else Success(k)
+          },
+          Some(s)
+        ).run.result
+      (r, n.get)
+    assertEquals(runs(RepeatUntilFailure(maxRepetitions = 10), _ == 3), (Success(Failure(boom)), 3))
+    assertEquals(runs(RepeatUntilSuccess(maxRepetitions = 10), _ < 3), (Success(Success(3)), 3))
+    assertEquals(runs(Every(1, maxRepetitions = 10), _ == 2), (Success(Failure(boom)), 2))
+    assertEquals(
+      runs(RepeatUntilSuccess(maxRepetitions = 4), _ => true),
+      (Success(Failure(boom)), 4)
+    )
+
   test("each run has its own scope: futures started by a run end with it"):
     val live = AtomicInteger()
     val peak = AtomicInteger()

@@ -2,7 +2,12 @@ package weft.io
 
 import java.io.IOException
 import java.nio.ByteBuffer
-import java.nio.channels.{ClosedChannelException, FileChannel}
+import java.nio.channels.{
+  ClosedChannelException,
+  FileChannel,
+  NonReadableChannelException,
+  NonWritableChannelException
+}
 import java.nio.charset.{Charset, StandardCharsets}
 import java.nio.file.{Path, StandardOpenOption}
 import java.util.concurrent.atomic.AtomicReference
@@ -43,7 +48,10 @@ import weft.runtime.AsyncSupport
  * Errors: opening a missing file throws `NoSuchFileException` (the path is its message); opening
  * a directory for writing throws `FileSystemException` ("Is a directory"); a directory opened for
  * reading opens, and its reads fail with `IOException` naming the path. An operation on a file
- * that is not open fails with `ClosedChannelException` naming the path.
+ * that is not open fails with `ClosedChannelException` naming the path. Writing a file opened
+ * without `WRITE` or `APPEND` fails with `NonWritableChannelException`, reading one opened
+ * without `READ` with `NonReadableChannelException`; both name the path and the options the
+ * file was opened with (`file /tmp/x.txt (opened with READ): not open for writing`).
  *
  * Cancellation: cancelling an operation's future before it completes (so, one running on its
  * own thread) closes the file: [[isOpened]] becomes `false`, later operations fail with
@@ -67,6 +75,12 @@ final class File(val path: String) extends IOResource:
   // The position of relative transfers while `kind` is Unknown or Positional (FileKind).
   @volatile private[io] var cursor = 0L
 
+  // What `readString` keeps between calls: the bytes of a split character (TextCarry).
+  private[io] val text = TextCarry()
+
+  // The options the file was opened with, for the messages of errors that depend on them.
+  @volatile private var mode = ""
+
   private[io] def describe: String = s"file $path"
 
   /** Whether the file is open (opened, and neither closed nor closed by a cancellation). */
@@ -87,8 +101,14 @@ final class File(val path: String) extends IOResource:
     if isOpened then throw IllegalStateException(s"$describe is already open")
     val set = FileKind.optionSet(options)
     val c = FileChannel.open(Path.of(path), set)
-    kind = FileKind.afterOpen(c, set)
+    try kind = FileKind.afterOpen(c, set)
+    catch
+      case e: Throwable =>
+        c.close()
+        throw e
     cursor = 0L
+    text.reset()
+    mode = if options.isEmpty then "READ" else options.mkString(", ")
     val previous = channelRef.getAndSet(c)
     if previous != null then previous.close()
     this
@@ -110,6 +130,15 @@ final class File(val path: String) extends IOResource:
       val k = kind
       if k == FileKind.Positional || k == FileKind.Appending then c.close()
       else AsyncSupport.default.start(() => c.close())
+
+  /**
+   * `e` with this file in its message; a transfer the open mode forbids also names the mode
+   * (`NonWritableChannelException`, `NonReadableChannelException`, see the class comment).
+   */
+  override private[io] def failure(e: Throwable): Throwable = e match
+    case _: (NonWritableChannelException | NonReadableChannelException) =>
+      IOErrors.withContext(e, s"$describe (opened with $mode)")
+    case _ => IOErrors.withContext(e, describe)
 
   /** The file's current size in bytes. */
   def size(): Long = channel().size()
@@ -133,7 +162,11 @@ final class File(val path: String) extends IOResource:
 
   /**
    * Reads up to `size` bytes (fewer only at the end of the file) from the file position and
-   * decodes them with `charset`. The bytes go into a reused array no larger than what is left of
+   * decodes them with `charset`. A character split by the `size` limit is not lost: its bytes
+   * are kept and decoded at the start of the next `readString`, so reading a file in pieces
+   * gives the same text as reading it whole. An empty string means the end of the file: a piece
+   * that would hold only part of a character reads on until it is complete (a few bytes past
+   * `size`, for `size` smaller than a character). The bytes go into a reused array no larger than what is left of
    * a seekable file, then into the string ([[FileTransfer.readString]]).
    * @throws IllegalArgumentException
    *   if `size` is negative
@@ -211,7 +244,7 @@ final class File(val path: String) extends IOResource:
       case e: IOException if !e.isInstanceOf[ClosedChannelException] && FileKind.isStream(c) =>
         kind = FileKind.Stream
         IOTask.start(this)(streamed)
-      case e: Throwable => Future.failed(IOErrors.withContext(e, describe))
+      case e: Throwable => Future.failed(failure(e))
 
   /** Runs a positional transfer of about `bytes` bytes (streams refuse it, in place). */
   private inline def positional[T](bytes: Long)(inline body: T)(using Async): Future[T] =

@@ -86,38 +86,58 @@ private[io] object FileTransfer:
 
   /**
    * Reads up to `size` bytes at `position` (fewer only at the end of the file) and decodes them
-   * with `charset`. At a position, the file's size bounds the array (a device whose size reads 0
-   * then grows it as a pipe does) and `file`'s cursor moves past the bytes read; [[Relative]]
-   * reads at the channel's position, from a stream.
+   * with `charset`, after the bytes of a character the previous call split ([[TextCarry]]). At a
+   * position, the file's size bounds the array (a device whose size reads 0 then grows it as a
+   * pipe does) and `file`'s cursor moves past the bytes read; [[Relative]] reads at the
+   * channel's position, from a stream. Returns `""` only at the end of the file (or for
+   * `size` 0): a piece holding nothing but part of a character reads on, a byte at a time,
+   * until the character is complete, so it may read a few bytes more than `size`.
    */
   def readString(c: FileChannel, size: Int, charset: Charset, position: Long, file: File): String =
+    var text = readPiece(c, size, charset, position, file)
+    while text.isEmpty && size > 0 && !file.text.atEnd do
+      text = readPiece(c, 1, charset, if position < 0 then Relative else file.cursor, file)
+    text
+
+  /** One read of [[readString]]: up to `size` bytes after the held ones, decoded. */
+  private def readPiece(
+      c: FileChannel,
+      size: Int,
+      charset: Charset,
+      position: Long,
+      file: File
+  ): String =
+    val held = file.text.held
+    val h = held.length
     val first =
       if size <= SmallRead then size
       else if position >= 0 then Math.min(size.toLong, Math.max(0L, c.size() - position)).toInt
       else Math.min(size, Chunk)
-    var a = ByteArrayPool.take(first)
+    val want = h.toLong + size // held bytes, then up to `size` read now
+    var a = ByteArrayPool.take(h + first)
     try
-      var cap = Math.min(a.length, size)
-      var n = 0
+      System.arraycopy(held, 0, a, 0, h)
+      var cap = Math.min(a.length.toLong, want).toInt
+      var n = h
       var eof = false
-      while !eof && n < size do
+      while !eof && n < want do
         if n < cap then
-          val r = readOnce(c, ByteBuffer.wrap(a, n, Math.min(cap - n, Chunk)), at(position, n))
+          val r = readOnce(c, ByteBuffer.wrap(a, n, Math.min(cap - n, Chunk)), at(position, n - h))
           if r < 0 then eof = true else n += r
         else
           // Full before `size`: a file that grew, or a pipe. Probe one byte before growing.
           val one = ByteBuffer.allocate(1)
-          if readOnce(c, one, at(position, n)) < 0 then eof = true
+          if readOnce(c, one, at(position, n - h)) < 0 then eof = true
           else
-            val bigger = ByteArrayPool.take(Math.min(size.toLong, 2L * cap + Chunk).toInt)
+            val bigger = ByteArrayPool.take(Math.min(want, 2L * cap + Chunk).toInt)
             System.arraycopy(a, 0, bigger, 0, n)
             ByteArrayPool.give(a)
             a = bigger
-            cap = Math.min(a.length, size)
+            cap = Math.min(a.length.toLong, want).toInt
             a(n) = one.get(0)
             n += 1
-      if position >= 0 then file.cursor = position + n
-      String(a, 0, n, charset)
+      if position >= 0 then file.cursor = position + (n - h)
+      file.text.decode(a, n, charset, eof)
     finally ByteArrayPool.give(a)
 
   /**

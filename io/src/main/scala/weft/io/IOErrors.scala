@@ -13,7 +13,9 @@ import java.net.{
 import java.nio.channels.{
   AsynchronousCloseException,
   ClosedByInterruptException,
-  ClosedChannelException
+  ClosedChannelException,
+  NonReadableChannelException,
+  NonWritableChannelException
 }
 import java.nio.file.FileSystemException
 
@@ -22,7 +24,8 @@ import java.nio.file.FileSystemException
  *
  * A failed IO future holds the exception the JDK threw, re-created as the same class (or, for
  * the `ClosedChannelException` family, which has no message constructor, a private subclass of
- * the same class) whose message starts with the resource, e.g. `tcp 127.0.0.1:11211: Connection
+ * the same class; so are `NonWritableChannelException` and `NonReadableChannelException`, which
+ * have no message at all) whose message starts with the resource, e.g. `tcp 127.0.0.1:11211: Connection
  * refused`. The original is kept as the cause. File system exceptions already name the file and
  * are returned unchanged, as is anything not listed here.
  */
@@ -35,17 +38,19 @@ private[io] object IOErrors:
     else
       val text = if msg == null || msg.isEmpty then context else s"$context: $msg"
       val out: Throwable = e match
-        case _: FileSystemException        => e
-        case _: ClosedByInterruptException => ClosedByInterrupt(text)
-        case _: AsynchronousCloseException => AsyncClosed(text)
-        case _: ClosedChannelException     => Closed(text)
-        case _: ConnectException           => ConnectException(text)
-        case _: SocketTimeoutException     => SocketTimeoutException(text)
-        case _: NoRouteToHostException     => NoRouteToHostException(text)
-        case _: PortUnreachableException   => PortUnreachableException(text)
-        case _: BindException              => BindException(text)
-        case _: UnknownHostException       => UnknownHostException(text)
-        case _: EOFException               => EOFException(text)
+        case _: FileSystemException         => e
+        case _: ClosedByInterruptException  => ClosedByInterrupt(text)
+        case _: AsynchronousCloseException  => AsyncClosed(text)
+        case _: ClosedChannelException      => Closed(text)
+        case _: ConnectException            => ConnectException(text)
+        case _: SocketTimeoutException      => SocketTimeoutException(text)
+        case _: NoRouteToHostException      => NoRouteToHostException(text)
+        case _: PortUnreachableException    => PortUnreachableException(text)
+        case _: BindException               => BindException(text)
+        case _: UnknownHostException        => UnknownHostException(text)
+        case _: EOFException                => EOFException(text)
+        case _: NonWritableChannelException => NotWritable(s"$text: not open for writing")
+        case _: NonReadableChannelException => NotReadable(s"$text: not open for reading")
         case s: SocketException if s.getClass == classOf[SocketException] => SocketException(text)
         case i: IOException if i.getClass == classOf[IOException]         => IOException(text)
         case _                                                            => e
@@ -67,4 +72,12 @@ private[io] object IOErrors:
 
   /** `ClosedByInterruptException` with a message. */
   final private class ClosedByInterrupt(text: String) extends ClosedByInterruptException:
+    override def getMessage: String = text
+
+  /** `NonWritableChannelException` with a message. */
+  final private class NotWritable(text: String) extends NonWritableChannelException:
+    override def getMessage: String = text
+
+  /** `NonReadableChannelException` with a message. */
+  final private class NotReadable(text: String) extends NonReadableChannelException:
     override def getMessage: String = text

@@ -53,7 +53,13 @@ final class SocketUDP(val maxPacketSize: Int = 65507) extends IOResource:
    */
   def bindAndOpen(port: Int): SocketUDP =
     require(port >= 0 && port <= 65535, s"port must be in 0..65535, got $port")
-    install(DatagramChannel.open().bind(InetSocketAddress(port)))
+    val c = DatagramChannel.open()
+    try c.bind(InetSocketAddress(port))
+    catch
+      case e: Throwable =>
+        c.close() // a failed bind must not leak the channel (SocketUDPSuite counts descriptors)
+        throw IOErrors.withContext(e, s"udp port $port")
+    install(c)
 
   /** Opens the socket unbound: the first send binds it to an ephemeral port. */
   def open(): SocketUDP = install(DatagramChannel.open())

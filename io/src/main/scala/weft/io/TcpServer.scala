@@ -1,6 +1,6 @@
 package weft.io
 
-import java.net.{InetSocketAddress, StandardSocketOptions}
+import java.net.{InetSocketAddress, StandardSocketOptions, UnknownHostException}
 import java.nio.channels.ServerSocketChannel
 import scala.concurrent.duration.{Duration, FiniteDuration}
 import weft.{Async, Future}
@@ -71,6 +71,8 @@ object TcpServer:
    *   the read buffer size of accepted connections
    * @throws java.net.BindException
    *   if the address is taken
+   * @throws java.net.UnknownHostException
+   *   if `host` does not resolve
    */
   def bind(
       port: Int,
@@ -83,12 +85,17 @@ object TcpServer:
     require(backlog > 0, s"backlog must be > 0, got $backlog")
     require(readTimeout.length >= 0, s"readTimeout must be >= 0, got $readTimeout")
     require(bufferSize > 0, s"bufferSize must be > 0, got $bufferSize")
+    val context = s"tcp server $host:$port"
+    val address = InetSocketAddress(host, port)
+    if address.isUnresolved then throw UnknownHostException(s"$context: unknown host $host")
+    // Every failure closes the channel, not only an IOException: the JDK also throws unchecked
+    // exceptions here (TcpSuite, "a failed bind closes its channel", counts descriptors).
     val ch = ServerSocketChannel.open()
     try
       ch.setOption(StandardSocketOptions.SO_REUSEADDR, java.lang.Boolean.TRUE)
-      ch.bind(InetSocketAddress(host, port), backlog)
+      ch.bind(address, backlog)
       TcpServer(ch, readTimeout, bufferSize)
     catch
-      case e: java.io.IOException =>
+      case e: Throwable =>
         ch.close()
-        throw IOErrors.withContext(e, s"tcp server $host:$port")
+        throw IOErrors.withContext(e, context)

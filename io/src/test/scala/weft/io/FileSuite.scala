@@ -1,9 +1,19 @@
 package weft.io
 
 import java.nio.ByteBuffer
-import java.nio.channels.ClosedChannelException
+import java.nio.channels.{
+  ClosedChannelException,
+  NonReadableChannelException,
+  NonWritableChannelException
+}
 import java.nio.charset.StandardCharsets
-import java.nio.file.{Files, NoSuchFileException, Path, StandardOpenOption as O}
+import java.nio.file.{
+  FileSystemException,
+  Files,
+  NoSuchFileException,
+  Path,
+  StandardOpenOption as O
+}
 import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success}
 import weft.{Async, Future, await}
@@ -142,6 +152,98 @@ class FileSuite extends munit.FunSuite:
         intercept[IllegalArgumentException](f.read(ByteBuffer.allocate(1), -1))
         intercept[IllegalArgumentException](f.read(ByteBuffer.allocate(1).asReadOnlyBuffer()))
         intercept[IllegalStateException](f.open())
+
+  /** The failure of `r`, checked to be a `T` whose message names `path` and `mode`. */
+  private def wrongMode[T <: Throwable](r: scala.util.Try[?], path: Path, mode: String)(using
+      ct: scala.reflect.ClassTag[T]
+  ): Unit =
+    val e = r.failed.get
+    assert(ct.runtimeClass.isInstance(e), s"expected ${ct.runtimeClass.getSimpleName}, got $e")
+    assert(e.getMessage != null, s"$e has no message")
+    assert(e.getMessage.contains(path.toString), e.getMessage)
+    assert(e.getMessage.contains(mode), e.getMessage)
+
+  dir.test("writing a file opened for reading, or the reverse, fails naming path and mode"): d =>
+    val p = d.resolve("mode.txt")
+    Files.writeString(p, "abc")
+    val big = TestFiles.text(File.InPlaceLimit + 1) // run on its own thread
+    Async.blocking:
+      PIOHelper.withFile(p.toString, O.READ): f =>
+        wrongMode[NonWritableChannelException](f.writeString("x").result, p, "READ")
+        wrongMode[NonWritableChannelException](f.writeString(big).result, p, "READ")
+        wrongMode[NonWritableChannelException](f.write(ByteBuffer.allocate(1), 0).result, p, "READ")
+        assertEquals(f.readString(3).await, "abc", "the file is still usable")
+      PIOHelper.withFile(p.toString, O.WRITE): f =>
+        wrongMode[NonReadableChannelException](f.readString(1).result, p, "WRITE")
+        wrongMode[NonReadableChannelException](f.readString(big.length).result, p, "WRITE")
+        wrongMode[NonReadableChannelException](f.read(ByteBuffer.allocate(1)).result, p, "WRITE")
+        assertEquals(f.writeString("xyz").await, 3, "the file is still usable")
+
+  /** Reads the whole of `p` by `readString(size)` calls (at most `limit`), concatenated. */
+  private def readInPieces(p: Path, size: Int, cs: java.nio.charset.Charset, limit: Int = 20_000)(
+      using Async
+  ): String =
+    PIOHelper.withFile(p.toString): f =>
+      val sb = StringBuilder()
+      var calls = 0
+      var more = true
+      while more do
+        val s = f.readString(size, cs).await
+        calls += 1
+        assert(calls <= limit, s"readString($size) never reached the end")
+        if s.isEmpty then more = false else sb.append(s)
+      sb.toString
+
+  // 1-, 2-, 3- and 4-byte characters in turn: every piece size splits some of them.
+  dir.test("readString in pieces keeps a character split between reads for the next read"): d =>
+    val text = Iterator.continually(Seq("a", "é", "€", "😀")).flatten.take(1100).mkString
+    val p = d.resolve("split.txt")
+    Files.writeString(p, text, StandardCharsets.UTF_8)
+    val utf16 = d.resolve("split16.txt")
+    Files.writeString(utf16, text, StandardCharsets.UTF_16BE)
+    val cut = d.resolve("cut.txt") // ends in the first two bytes of a three-byte character
+    Files.write(cut, "a€".getBytes(StandardCharsets.UTF_8).dropRight(1))
+    Async.blocking:
+      for size <- Seq(1, 2, 3, 5, 7, 64) do
+        assertEquals(readInPieces(p, size, StandardCharsets.UTF_8), text, s"UTF-8, size $size")
+      for size <- Seq(1, 3, 7) do
+        assertEquals(readInPieces(utf16, size, StandardCharsets.UTF_16BE), text, s"UTF-16, $size")
+      val whole = String(Files.readAllBytes(cut), StandardCharsets.UTF_8)
+      for size <- Seq(1, 2, 3) do
+        assertEquals(readInPieces(cut, size, StandardCharsets.UTF_8), whole, s"cut, size $size")
+
+  dir.test("IO error paths of files leak no descriptor (fd count)"): d =>
+    val missing = d.resolve("missing.txt").toString
+    val p = d.resolve("fd.txt")
+    Files.writeString(p, "abc")
+    OpenFds.assertNoGrowth("opening a missing file"):
+      intercept[NoSuchFileException](File(missing).open())
+    OpenFds.assertNoGrowth("opening a directory for writing"):
+      intercept[FileSystemException](File(d.toString).open(O.WRITE))
+    OpenFds.assertNoGrowth("opening a file that is already open"):
+      PIOHelper.withFile(p.toString)(f => intercept[IllegalStateException](f.open()))
+    Async.blocking:
+      OpenFds.assertNoGrowth("reading a write-only file"):
+        PIOHelper.withFile(p.toString, O.WRITE): f =>
+          assert(f.readString(1).result.failed.get.isInstanceOf[NonReadableChannelException])
+      OpenFds.assertNoGrowth("writing a read-only file"):
+        PIOHelper.withFile(p.toString, O.READ): f =>
+          assert(f.writeString("x").result.failed.get.isInstanceOf[NonWritableChannelException])
+      OpenFds.assertNoGrowth("reading a directory"):
+        PIOHelper.withFile(d.toString): f =>
+          assert(f.readString(1).result.isFailure)
+      val big = d.resolve("fd-big.txt")
+      Files.writeString(big, TestFiles.text(File.InPlaceLimit * 4))
+      OpenFds.assertNoGrowth("a read cancelled in flight"):
+        val f = File(big.toString).open()
+        val r = f.readString(File.InPlaceLimit * 4) // on its own thread
+        r.cancel()
+        r.result
+        f.close()
+      OpenFds.assertNoGrowth("operations on a closed file"):
+        val f = File(p.toString).open()
+        f.close()
+        assert(f.readString(1).result.failed.get.isInstanceOf[ClosedChannelException])
 
   dir.test("cancelling a 40 MB read in flight closes the file"): d =>
     val p = d.resolve("big-cancel.txt")

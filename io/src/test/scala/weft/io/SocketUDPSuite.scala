@@ -1,6 +1,6 @@
 package weft.io
 
-import java.net.UnknownHostException
+import java.net.{BindException, UnknownHostException}
 import java.nio.ByteBuffer
 import java.nio.channels.ClosedChannelException
 import java.nio.charset.StandardCharsets.UTF_8
@@ -81,6 +81,15 @@ class SocketUDPSuite extends munit.FunSuite:
       assert(r.result.failed.get.isInstanceOf[CancellationException])
       assert(!s.isOpened)
 
+  test("cancelled receives close their sockets (fd count)"):
+    Async.blocking:
+      OpenFds.assertNoGrowth("a cancelled pending receive"):
+        val s = SocketUDP().bindAndOpen(0)
+        val r = s.receive()
+        r.cancel()
+        assert(r.result.failed.get.isInstanceOf[CancellationException])
+        assert(!s.isOpened)
+
   test("the end of the scope cancels pending receives and closes their sockets"):
     val sockets = (0 until 50).map(_ => SocketUDP().bindAndOpen(0))
     val pending = Async.blocking(sockets.map(_.receive()))
@@ -95,6 +104,21 @@ class SocketUDPSuite extends munit.FunSuite:
         seen = s
         throw IllegalStateException("boom")
     assert(!seen.isOpened)
+
+  test("a failed bindAndOpen closes its channel; failed sends leak nothing (fd count)"):
+    PIOHelper.withSocketUDP(0): taken =>
+      OpenFds.assertNoGrowth("a bind to a port in use"):
+        val s = SocketUDP()
+        intercept[BindException](s.bindAndOpen(taken.localPort))
+        assert(!s.isOpened)
+      Async.blocking:
+        OpenFds.assertNoGrowth("a send to an unknown host"):
+          PIOHelper.withSocketUDP(): s =>
+            assert(s.send(bytes("x"), "no-such-host.invalid", 9).result.isFailure)
+        OpenFds.assertNoGrowth("operations on a closed socket"):
+          val s = SocketUDP().open()
+          s.close()
+          assert(s.receive().result.failed.get.isInstanceOf[ClosedChannelException])
 
   test("bad input is rejected at the call"):
     intercept[IllegalArgumentException](SocketUDP(0))

@@ -1,7 +1,13 @@
 package weft.io
 
 import java.io.{EOFException, IOException}
-import java.net.{ConnectException, ServerSocket, SocketTimeoutException}
+import java.net.{
+  BindException,
+  ConnectException,
+  ServerSocket,
+  SocketTimeoutException,
+  UnknownHostException
+}
 import java.nio.ByteBuffer
 import java.nio.channels.ClosedChannelException
 import java.nio.charset.StandardCharsets.UTF_8
@@ -27,6 +33,12 @@ class TcpSuite extends munit.FunSuite:
             try handler(c)
             finally c.close()
       body(server.localPort)
+
+  /** A port nothing listens on (bound once, then closed): connecting to it is refused. */
+  private def closedPort(): Int =
+    val s = ServerSocket(0)
+    try s.getLocalPort
+    finally s.close()
 
   /** Echoes everything back until the client half-closes. */
   private val echo: Handler = c =>
@@ -95,10 +107,7 @@ class TcpSuite extends munit.FunSuite:
         assertEquals(results.map(_.await), (0 until clients).map(i => s"client $i"))
 
   test("a refused connection fails with ConnectException naming the address"):
-    val port =
-      val s = ServerSocket(0);
-      try s.getLocalPort
-      finally s.close()
+    val port = closedPort()
     Async.blocking:
       val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
       assert(e.isInstanceOf[ConnectException], e)
@@ -185,6 +194,61 @@ class TcpSuite extends munit.FunSuite:
             throw IllegalStateException("boom")
     assert(!conn.isOpened)
     assert(!srv.isOpened)
+
+  test("a failed bind closes its channel: port taken, unknown host (fd count)"):
+    val taken = TcpServer.bind(0)
+    try
+      OpenFds.assertNoGrowth("a bind to a port in use"):
+        val e = intercept[BindException](TcpServer.bind(taken.localPort))
+        assert(e.getMessage.contains(s"127.0.0.1:${taken.localPort}"), e.getMessage)
+      OpenFds.assertNoGrowth("a bind to an unknown host"):
+        val e = intercept[UnknownHostException](TcpServer.bind(0, "no-such-host.invalid"))
+        assert(e.getMessage.contains("no-such-host.invalid"), e.getMessage)
+    finally taken.close()
+
+  test("failed connects and operations on closed ends close what they opened (fd count)"):
+    val port = closedPort()
+    Async.blocking:
+      OpenFds.assertNoGrowth("a refused connect"):
+        val e = TcpConnection.connect("127.0.0.1", port).result.failed.get
+        assert(e.isInstanceOf[ConnectException], e)
+      OpenFds.assertNoGrowth("a connect to an unknown host"):
+        val e = TcpConnection.connect("no-such-host.invalid", 80).result.failed.get
+        assert(e.isInstanceOf[UnknownHostException], e)
+      withServer(echo): live =>
+        OpenFds.assertNoGrowth("operations on a closed connection"):
+          val c = TcpConnection.connect("127.0.0.1", live).await
+          c.close()
+          assert(
+            c.read(ByteBuffer.allocate(1)).result.failed.get.isInstanceOf[ClosedChannelException]
+          )
+          assert(c.write(bytes("x")).result.isFailure)
+      OpenFds.assertNoGrowth("an accept on a closed server", rounds = 20):
+        val server = TcpServer.bind(0)
+        server.close()
+        assert(server.accept().result.failed.get.isInstanceOf[ClosedChannelException])
+
+  test("cancelled accepts, reads and connects close what they opened (fd count)"):
+    Async.blocking:
+      OpenFds.assertNoGrowth("a cancelled pending accept"):
+        val server = TcpServer.bind(0)
+        val a = server.accept()
+        a.cancel()
+        assert(a.result.isFailure)
+        assert(!server.isOpened)
+      withServer(c => c.read(ByteBuffer.allocate(1)).await): port =>
+        OpenFds.assertNoGrowth("a cancelled pending read"):
+          val c = TcpConnection.connect("127.0.0.1", port).await
+          val r = c.readLine()
+          r.cancel()
+          assert(r.result.failed.get.isInstanceOf[CancellationException])
+          assert(!c.isOpened)
+        OpenFds.assertNoGrowth("a connect cancelled at once"):
+          val f = TcpConnection.connect("127.0.0.1", port)
+          f.cancel()
+          f.result match
+            case scala.util.Success(c) => c.close() // it won the race: the caller owns it
+            case _                     => ()
 
   test("bad input is rejected at the call"):
     intercept[IllegalArgumentException](TcpServer.bind(-1))
