@@ -68,7 +68,7 @@ lazy val core = (project in file("core"))
 
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))
-  .dependsOn(core)
+  .dependsOn(core % "compile->compile;test->test")
   .settings(testSettings)
   .settings(name := "weft-io")
 
