@@ -1,5 +1,5 @@
 // weft: direct-style structured concurrency for Scala 3 on JDK 21+ virtual threads.
-// Module layout and layering: see ../shared/DESIGN.md and README.md.
+// Module layout and layering: see README.md and docs/adr/.
 
 val jdkMajor: Int = sys.props("java.specification.version").split('.').last.toInt
 
@@ -28,11 +28,11 @@ val forkedJvmFlags: Seq[String] =
  * Heap flags of every benchmark JVM (JMH forks, and through the shootout its external
  * harnesses): a fixed 1 GiB heap with fixed generation sizes, every page touched at start.
  * With the JVM's default (a heap that grows and shrinks after each collection) ParallelGC kept
- * moving the young generation's boundary, and allocation then ran into fresh pages: on this
- * project's virtual machine a page fault costs microseconds (apparently the host backs a page
- * only once the guest touches it), and `perf` showed a quarter of all samples in the kernel's
- * page clearing during the seconds a benchmark ran at a third of its speed. Pre-touching takes
- * about 0.35 s per JVM start, outside any measurement. The memory workloads set their own heaps.
+ * moving the young generation's boundary, and allocation then ran into fresh pages: on a
+ * virtual machine a page fault can cost microseconds (the host may back a page only once the
+ * guest touches it), and `perf` put the slow seconds of a benchmark in the kernel's page
+ * clearing (docs/perf/keyed.md, where sequentially-batch-1000 re-checks it). Pre-touching costs
+ * time at each JVM start, outside any measurement. The memory workloads set their own heaps.
  */
 val benchHeapFlags: Seq[String] =
   Seq("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:-UseAdaptiveSizePolicy")

@@ -39,10 +39,10 @@ trait Async:
 /** Entry points and combinators of direct-style concurrency. */
 object Async:
 
-  /** Alias of [[weft.Source]], as the seed names it. */
+  /** Alias of [[weft.Source]], so that `Async.Source` names it too (as in gears). */
   type Source[+T] = weft.Source[T]
 
-  /** Alias of [[weft.OriginalSource]], as the seed names it. */
+  /** Alias of [[weft.OriginalSource]], so that `Async.OriginalSource` names it too. */
   type OriginalSource[+T] = weft.OriginalSource[T]
 
   /**
@@ -289,11 +289,11 @@ private[weft] object JvmAsync:
    * Waits on a platform thread for `f`; interrupts surface as `InterruptedException`.
    *
    * It spins for up to [[PlatformSpinNanos]] before it parks. Parking a platform thread and
-   * waking it costs a system call on each side plus the OS scheduler's latency: `compose-3`
-   * (`Async.blocking` around three completed awaits, entered from a platform thread) took
-   * 62-65 µs per op parking at once and 3 µs with this spin, on 2 cores; with 10 callers on 2
-   * cores it changed nothing (44-46 -> 43-44 µs). Only a platform thread entering a scope
-   * spins: the body it waits for runs on a virtual thread, on a carrier of its own.
+   * waking it costs a system call on each side plus the OS scheduler's latency, an order of
+   * magnitude more than the short body of a typical scope; with more callers than cores the spin
+   * neither helps nor hurts. Only a platform thread entering a scope spins: the body it waits for
+   * runs on a virtual thread, on a carrier of its own. The `compose-3` benchmark (entered from
+   * platform threads, at 1, 10 and 20 threads) re-checks it; figures in docs/perf/core.md.
    */
   def awaitFromPlatformThread(f: CoreFuture[?]): Unit =
     spinWhile(!f.isDone)
@@ -310,16 +310,16 @@ private[weft] object JvmAsync:
   /**
    * Spins for up to [[PlatformSpinNanos]] while the fiber of `f`, which has completed, takes its
    * last steps (leaving its group, terminating), so that the scope's join that follows need not
-   * park the platform thread either: `compose-3` at 1 thread, 3.0 -> 2.2-2.5 µs per op.
+   * park the platform thread either (`compose-3` at 1 thread re-checks it; docs/perf/core.md).
    */
   def spinUntilExited(f: RunnableFuture[?]): Unit = spinWhile(f.fiberRunning)
 
   /**
    * Spins while `cond` holds, for up to [[PlatformSpinNanos]] (the clock read every 32 turns),
    * unless [[MaxPlatformSpinners]] platform threads spin already. Spinning callers take CPU from
-   * the carriers that run what they wait for: with 10 callers on 2 cores, 80% of the samples
-   * were spin loops when every caller spun (`compose-3` per op was the same within its error
-   * bars, capped or not, at 10 and 20 callers).
+   * the carriers that run what they wait for: with more callers than cores, a profile showed
+   * most samples in spin loops when every caller spun, and the cap cost nothing (`compose-3` at
+   * 10 and 20 threads re-checks it; docs/perf/core.md).
    */
   private inline def spinWhile(inline cond: Boolean): Unit =
     if cond then

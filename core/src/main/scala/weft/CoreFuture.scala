@@ -26,7 +26,8 @@ import scala.util.{Failure, Try}
  * in it). Objects made per operation (futures, tasks, lanes, locks, groups) follow this rule
  * everywhere in weft: defaults are left implicit, and a non-default initial value is written
  * with a plain `VarHandle.set` (safe, since every such object is published by a CAS or a
- * volatile write). Before this rule, a keyed `submit` paid about ten such fences.
+ * volatile write). A keyed `submit` used to pay several such fences; the
+ * sequentially-batch-1000 benchmark re-checks it (docs/perf/keyed.md).
  */
 private[weft] class CoreFuture[T] extends Future[T]:
   import CoreFuture.*

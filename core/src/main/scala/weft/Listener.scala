@@ -26,10 +26,12 @@ import weft.runtime.Fiber
  * Steps 1–3 together are [[completeNow]]. A lock is held only for these few steps, never while
  * blocking, so waiting for a lock is a short spin.
  *
- * A source that must complete two locked listeners at once (a channel pairing a waiting sender
- * with a waiting reader) takes both locks with [[Listener.lockBoth]], which acquires them in the
- * order of their [[ListenerLock.number]]s. All locks are numbered from one global counter, so two
- * threads pairing overlapping listeners always lock in the same order and can never deadlock.
+ * A source that must complete two locked listeners at once takes both locks in the order of
+ * their [[ListenerLock.number]]s: [[Listener.lockBoth]] does so for two listeners, and the
+ * channels (pairing a waiting sender with a reading listener or a select) do the same on the
+ * locks themselves with `Cells.lockPair`. All locks are numbered from one global counter, so
+ * two threads pairing overlapping listeners always lock in the same order and can never
+ * deadlock. `ListenerSuite` checks the order.
  *
  * A listener without a lock (`lock == null`) accepts every value it is offered, at most once by
  * the source's own guarantee (a future completes once).

@@ -88,9 +88,10 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
   /**
    * Spins briefly before the caller parks, when a case waits in a rendezvous cell: the sender of
    * that cell often comes within microseconds, and a parked select costs the sender an unpark
-   * and the caller a trip through the scheduler (JFR on select-2: a quarter of the samples). The
-   * length follows the [[weft.channels.SpinPolicy]] of the first such channel, which scores
-   * whether the spin paid; a select with no case in a cell parks at once.
+   * and the caller a trip through the scheduler. The length follows the
+   * [[weft.channels.SpinPolicy]] of the first such channel, which scores whether the spin paid; a
+   * select with no case in a cell parks at once. `SpinPolicySuite` checks that these spins are
+   * scored; the `select-2` benchmark re-checks the gain (figures in docs/perf/channels.md).
    */
   def spinBeforePark(): Unit =
     val cs = cells

@@ -41,8 +41,9 @@ import weft.runtime.Fiber
  * decline: they never claim cells by FAA. They wait in a watch list ([[Cells.Watch]]) and peek at
  * the head cell `R`: when it holds a value they accept, they take their lock (and the parked
  * sender's, in global order), CAS R from `r` to `r + 1` and take the value. A value they decline
- * stays at the head for others, as seed 002 specifies. Every change of the head (a value stored,
- * R advanced, close) re-offers the head to the watchers. See docs/adr/0001-channel-algorithm.md.
+ * stays at the head for others, as [[ReadableChannel.canRead]] specifies. Every change of the
+ * head (a value stored, R advanced, close) re-offers the head to the watchers. See
+ * docs/adr/0001-channel-algorithm.md.
  *
  * Files: this one holds the counters, the blocking calls, the buffer window and closing;
  * `cells.scala` the segment list and cell states; `ReadSource.scala` and `SendSource.scala` the
@@ -55,9 +56,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   // S and R live in one array, 64 bytes apart and 64 bytes from its ends: each on its own cache
   // line, apart from the read-mostly fields of the channel. Kept as fields of this object they
   // shared its cache line, and every FAA by the sender stalled the reader's FAA and its reads of
-  // `watchers`, `closedAt`, the hints (JFR on channel-unbounded: 37% of samples in the FAA, 8%
-  // in plain field reads). 128 bytes apart measured no better there and cost channel-chain-1000
-  // (1,001 channels) about 15%.
+  // `watchers`, `closedAt`, the hints. A 128-byte spacing gained nothing and made each channel
+  // larger, which costs channel-chain-1000 (a thousand channels). The channel-unbounded and
+  // channel-chain-1000 benchmarks re-check it; figures in docs/perf/channels.md.
   private val counts = new Array[Long](CountsLength)
   @volatile private[channels] var closedAt: Long = Long.MaxValue
   private[channels] val sendHint = AtomicReference[Segment](Segment(0))

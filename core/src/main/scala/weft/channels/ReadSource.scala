@@ -14,9 +14,9 @@ import weft.runtime.Fiber
  * Each waits in the watch list as a [[Cells.Watch]] and peeks at the head cell `R`: when it
  * holds a value the listener accepts, it takes its lock (and a parked sender's, in the global
  * order), CASes R from `r` to `r + 1` and takes the value. A declined value stays at the head for
- * others, as seed 002 specifies. Every change of the head (a value stored, R advanced, close)
- * re-offers the head to the watchers ([[notifyWatchers]]). A listener is registered before it
- * is served, so a value stored meanwhile is not missed.
+ * others, as [[ReadableChannel.canRead]] specifies. Every change of the head (a value stored,
+ * R advanced, close) re-offers the head to the watchers ([[notifyWatchers]]). A listener is
+ * registered before it is served, so a value stored meanwhile is not missed.
  */
 private[channels] final class ReadSource[T](ch: CellChannel[T])
     extends Source[Try[T]],

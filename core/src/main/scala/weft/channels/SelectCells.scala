@@ -60,7 +60,7 @@ private[channels] final class SelectReader(
  * The select-cell protocol: a `select` case reading a rendezvous channel claims a cell by FAA on
  * R, like a blocking `read`, and parks a [[SelectReader]] there. The sender of that cell
  * completes the select with one lock acquisition and one CAS, instead of walking the watch list
- * (docs/adr/0001-channel-algorithm.md, "select claiming cells").
+ * (docs/adr/0001-channel-algorithm.md, decision 4).
  *
  * ==Which cases==
  * Only cases that cannot decline: the listener of a [[weft.Selector]] case (accepts every value)

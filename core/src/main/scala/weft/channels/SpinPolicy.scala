@@ -7,18 +7,19 @@ import weft.runtime.Fiber
  * parking; one per channel.
  *
  * Spinning helps only a rendezvous, and only while the partner arrives during the spin: one sender
- * and one reader on their own cores (2.4x measured on channel-sync). With more runnable fibers
- * than cores (a chain of 1000 fibers) the partner needs the very carrier the spinner holds, and
- * spinning cost 2.8x (channel-chain-1000). So spinning adapts to its success rate: a score gains
+ * and one reader on their own cores (channel-sync). With more runnable fibers than cores (a chain
+ * of 1000 fibers) the partner needs the very carrier the spinner holds, and spinning costs far
+ * more than it saves (channel-chain-1000). So spinning adapts to its success rate: a score gains
  * [[SpinPolicy.Win]] when the partner arrived during a spin and loses [[SpinPolicy.Loss]] when the
  * spinner had to park anyway; waiters spin while the score is positive (a success rate above
  * about 1 in 5), and at zero one wait in 32 probes. Racy updates of this heuristic are harmless.
  * The score starts at zero, so a channel earns its spinning: starting half-way up, each of the
- * chain's 1,001 fresh channels spent its first ~30 waits losing spins, which cost
- * channel-chain-1000 a third of its throughput (1,750 -> 2,600 ops/s when started at zero;
- * channel-sync and select-2 unchanged, their first probe wins within microseconds).
+ * chain's fresh channels spent its first waits losing spins (channel-sync and select-2 do not
+ * mind the zero start: their first probe wins within microseconds).
  * A buffered or unbounded waiter parks at once, which lets the other side fill or drain the
- * buffer in a batch (measured; jox does the same).
+ * buffer in a batch (jox does the same; channel-unbounded re-checks it).
+ * The benchmarks named here re-check these choices (figures in docs/perf/channels.md);
+ * `SpinPolicySuite` checks the scoring.
  *
  * @param rendezvous
  *   whether the channel is a rendezvous (otherwise waiters never spin)

@@ -29,10 +29,12 @@ import weft.runtime.Fiber
  * such a load is practically never chance but hashes that share their low bits (keys that are all
  * multiples of 32, say), which only a larger table separates. Without the check a long-lived table
  * grew for ever under churn: every insertion is a new draw, and some bin eventually collects four
- * entries at any load. With about 2,000 live keys at a time and millions of distinct keys per
- * second it had 262,144 bins after a few seconds, so that every lookup, install and removal missed
- * the cache (40% of the submitting fiber's samples). One thread grows at a time; the others go on,
- * a long chain only makes them slower. The grower moves the bins one by one: it CASes bin `i` from
+ * entries at any load. Under the churn of the sequentially-batch-1000 benchmark it reached a size
+ * at which every lookup, install and removal missed the cache (figures in docs/perf/keyed.md);
+ * `LaneTableSuite` ("churn of distinct keys does not grow the table beyond its load", "keys whose
+ * hashes share their low bits still grow the table") re-checks both rules.
+ *
+ * One thread grows at a time; the others go on, a long chain only makes them slower. The grower moves the bins one by one: it CASes bin `i` from
  * its value `v` to `Frozen(v)`, copies `v`'s entries into bins `i` and `i + n` of the new table,
  * then sets bin `i` to `Moved(new table)`. A frozen bin is still read (lookups search `v`); a
  * writer waits for it to become `Moved` (a few copies) and retries in the new table. New bins `i`

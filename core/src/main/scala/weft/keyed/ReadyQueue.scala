@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray
  * polled node's item, a write to the node the next offer links to. Here `head` and `tail` sit a
  * cache line apart (slots of one padded array), and a consumer never writes a node: the polled
  * node becomes the new dummy with its item left in place (one item is retained until the next
- * poll; an item is a task or a lane that has run or is running anyway).
+ * poll; an item is a task or a lane that has run or is running anyway). The
+ * sequentially-batch-1000 benchmark re-checks the layout (docs/perf/keyed.md); `ReadyQueueSuite`
+ * model-checks the queue against a sequential FIFO.
  *
  * Algorithm (Michael and Scott, 1996): the list always starts with a dummy node at `head`.
  * `offer` links a new node after the last one by CAS of its `next` (the linearization point),

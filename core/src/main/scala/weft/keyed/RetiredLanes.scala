@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicReference
  * With many distinct keys, every task installs an entry (on the submitting fiber's core) and
  * every entry dies after its task (on a worker's core). If the worker removed the entry, each
  * bin of the table would change cores twice per task, and a cache-line transfer per table
- * operation was the largest cost of `submit` in the profile (about 40% of the samples, in the
- * loads of the bins). So a worker only marks the entry dead (a CAS on the task it just ran, in
+ * operation was the largest cost of `submit` in the profile (in the loads of the bins; the
+ * sequentially-batch-1000 benchmark re-checks it, figures in docs/perf/keyed.md). So a worker only marks the entry dead (a CAS on the task it just ran, in
  * its cache anyway) and collects it in its own [[Batch]]; full batches go onto one shared
  * stack; the next `submit` or `run` takes the whole stack and removes those entries, from bins
  * it most likely wrote itself a moment ago. The table is then written by the submitting side

@@ -46,29 +46,29 @@ import weft.runtime.Fiber
  * ==Sharing the carriers==
  * Virtual threads are never preempted, and a worker that keeps finding work never parks. With
  * as many busy workers as carriers, the fibers that submit tasks would not run until the
- * workers ran dry: producer and workers would alternate instead of working in parallel (on 2
- * cores this halved the throughput of a submit loop). So a worker yields its carrier between
- * lanes, while it counts as searching (so no extra worker is woken for it), once it has run
- * `YieldEvery` tasks and `YieldIntervalNanos` have passed since its last yield. A yield costs
- * microseconds (the fiber leaves its carrier and is scheduled again); yielding every 8 tasks
- * took a fifth of a worker's time with all-distinct keys, where one worker keeps up alone.
+ * workers ran dry: producer and workers would alternate instead of working in parallel. So a
+ * worker yields its carrier between lanes, while it counts as searching (so no extra worker is
+ * woken for it), once it has run `YieldEvery` tasks and `YieldIntervalNanos` have passed since
+ * its last yield. A yield costs microseconds (the fiber leaves its carrier and is scheduled
+ * again), so yielding often is dear with all-distinct keys, where one worker keeps up alone. The
+ * sequentially-hot-keys and
+ * sequentially-batch-1000 benchmarks re-check both sides; figures in docs/perf/keyed.md.
  *
  * ==Not spinning for work==
  * A worker that finds `ready` empty goes idle at once. Spinning there kept it running on the
  * other core while the submitting fiber was still activating lanes, so it took each lane the
  * moment it appeared and every task, lane and queue node crossed cores: with all-distinct keys
- * that hand-off is most of the cost (the same code did 8,600 batches of 1,000 per second on one
- * carrier, 4,000 on two). An idle worker is woken by `unpark` from the activating fiber, which
- * is consistent with the JDK's scheduler queueing an unparked virtual thread on the unparking
- * carrier first: the worker then often runs after the submitter on the same core and drains
- * the lanes it left from a warm cache. Measured on a quiet machine, two sittings each:
- * batch-1000 3,610 / 3,626 -> 4,225 / 4,092 batches/s, hot keys 6,802 / 7,293 -> 7,780 / 7,824,
- * io unchanged (at its floor, about 47).
+ * that hand-off is most of the cost (the same code ran far faster on one carrier than on
+ * two). An idle worker is woken by `unpark` from the activating fiber, which is consistent
+ * with the JDK's scheduler queueing an unparked virtual thread on the unparking carrier first:
+ * the worker then often runs after the submitter on the same core and drains the lanes it left
+ * from a warm cache. The sequentially-batch-1000, -hot-keys and -io benchmarks re-check it;
+ * figures in docs/perf/keyed.md.
  *
  * ==Taking the next lane==
  * A worker that has drained a lane polls `ready` once more before it counts itself as searching
  * again, and runs the lane it finds at once: a backlog of lanes then costs no write of the
- * shared `searching` count per lane (two per lane before: about a tenth of all samples with
+ * shared `searching` count per lane (two per lane before, a visible share of the profile with
  * all-distinct keys). Nothing ready is stranded by it: such a worker only removes lanes from
  * `ready`, and every lane left there is covered as before, by the searcher its activator saw
  * or the worker it woke (a searcher that takes a lane re-checks `ready`, and one that finds

@@ -44,8 +44,8 @@ object AsyncSupport:
 
   /**
    * Virtual threads, made by one shared factory. They are unnamed, like
-   * `Thread.startVirtualThread`: a name costs a string per thread (~50 bytes of heap per
-   * pending future, measured by the memory workload).
+   * `Thread.startVirtualThread`: a name costs a string per thread, retained by every pending
+   * future (the memory-pending-100k workload re-checks it; docs/perf/core.md).
    */
   object VirtualThreads extends AsyncSupport:
     private val factory: ThreadFactory = Thread.ofVirtual().factory()

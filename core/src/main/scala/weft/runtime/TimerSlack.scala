@@ -11,10 +11,12 @@ import scala.util.control.NonFatal
  * Linux lets a thread's timed wait end up to its ''timer slack'' late, to group wake-ups (50 µs
  * by default for ordinary threads). weft's one timer thread parks until the next deadline and
  * then wakes the sleeping fiber, which a carrier thread must pick up: two wake-ups per timer
- * where a platform thread's `Thread.sleep` has one. On the reference machine (2 vCPUs, JDK 25)
- * a 1 ms `weft.sleep` took about 1,110 µs with the default slack and about 1,060 µs with 1 µs
- * (a platform thread's `Thread.sleep(1)`: about 1,095 µs). Only how late a timer may ring
- * changes: it still never rings early, and no thread spins.
+ * where a platform thread's `Thread.sleep` has one, so with the default slack a `weft.sleep`
+ * overshot its deadline by more than a platform thread's sleep did; with a small slack it
+ * overshoots by less. The sequentially-io benchmark (twenty short sleeps in a row per key)
+ * re-checks it, figures in docs/perf/time.md; `TimerSlackSuite` checks that only the timer
+ * thread's slack changes. Only how late a timer may ring changes: it still never rings early,
+ * and no thread spins.
  *
  * ==How==
  * `prctl(PR_SET_TIMERSLACK, nanos)` on the timer thread, called through the Foreign Function

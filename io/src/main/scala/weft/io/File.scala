@@ -15,7 +15,7 @@ import weft.{Async, Future}
 import weft.runtime.AsyncSupport
 
 /**
- * A file opened POSIX-style, whose reads and writes are futures (seed 002, `PosixLikeIO.File`).
+ * A file opened POSIX-style, whose reads and writes are futures.
  *
  * {{{
  * Async.blocking:

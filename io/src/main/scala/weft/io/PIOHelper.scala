@@ -6,7 +6,7 @@ import weft.Async
 
 /**
  * Using files and sockets without opening and closing them by hand, in the manner of Python's
- * `with open(...) as f` (seed 002, `PIOHelper`).
+ * `with open(...) as f`.
  *
  * {{{
  * PIOHelper.withFile("x.txt", StandardOpenOption.WRITE): f =>

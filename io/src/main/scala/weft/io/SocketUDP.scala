@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicReference
 import weft.{Async, Future}
 
 /**
- * A UDP socket whose sends and receives are futures (seed 002, `PosixLikeIO.SocketUDP`).
+ * A UDP socket whose sends and receives are futures.
  *
  * {{{
  * Async.blocking:
