@@ -1,0 +1,49 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import weft.{Async, Future, await}
+import TestSupport.*
+
+/** The client is a resource: closing fails pending calls and joins its fibers. */
+class ResourceSuite extends munit.FunSuite:
+
+  private val silent: FakeServer.Handler = conn =>
+    while FakeServer.line(conn) != null do ()
+
+  test("close fails pending calls with ClientClosed, closes the socket, refuses later calls"):
+    Async.blocking:
+      FakeServer.withFake(silent): fake =>
+        val c = MemcachedClient.open(
+          MemcachedConfig(Seq(fake.address), deadline = 30.seconds, livenessTimeout = 30.seconds)
+        )
+        val calls = (0 until 100).map(i => Future(c.get(s"k$i")))
+        val deadline = System.nanoTime() + 5_000_000_000L
+        while c.nodeStats.head.inFlight < 100 && System.nanoTime() < deadline do Thread.sleep(5)
+        assertEquals(c.nodeStats.head.inFlight, 100)
+        c.close()
+        for f <- calls do
+          val e = intercept[ClientClosed](f.await)
+          assert(!e.retriable)
+        intercept[ClientClosed](c.get("k"))
+        assertEquals(c.nodeStats.head.state, NodeState.Closed)
+        assertEquals(c.nodeStats.head.inFlight, 0)
+        assertEquals(fake.accepted.get, 1)
+
+  test("Resource.use: nothing of the client outlives the scope"):
+    MemcachedServer.withServer(): server =>
+      val before = Thread.activeCount()
+      Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(server.address)).use: c =>
+          c.set("k", b("v"))
+          assertEquals(server.stat("curr_connections").toInt - 1, 1)
+      assertEquals(server.awaitNoClientConnections(), 0)
+      assert(Thread.activeCount() <= before + 1, s"${Thread.activeCount()} threads, $before before")
+
+  test("an unreachable node: the client opens, calls fail with Unavailable"):
+    Async.blocking:
+      val port = MemcachedServer.freePort()
+      withClient(MemcachedConfig(Seq(s"127.0.0.1:$port"))): c =>
+        val e = intercept[Unavailable](c.get("k"))
+        assert(e.retriable)
+        assertEquals(c.nodeStats.head.state, NodeState.Down)
+        assert(c.toString.contains("Down"), c.toString)
