@@ -1,0 +1,85 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import weft.Async
+import TestSupport.*
+
+/** Several real servers: placement, multigets split per node, the two failure modes. */
+class ClusterSuite extends munit.FunSuite:
+
+  private def config(servers: Seq[MemcachedServer], mode: FailureMode = FailureMode.FailFast) =
+    MemcachedConfig(
+      servers.map(_.address),
+      failureMode = mode,
+      deadline = 2.seconds,
+      livenessTimeout = 1.second
+    )
+
+  private def single(server: MemcachedServer) = MemcachedConfig(server.address)
+
+  test("each key is stored only on its Ketama node; a multiget spans the nodes"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => c.set(k, b(s"v-$k")))
+          val owners = keys.map(c.nodeFor).map(n => n.counters.node)
+          for (server, i) <- servers.zipWithIndex do
+            withClient(single(server)): s =>
+              val here = s.getMulti(keys).hits.keySet
+              val expected = keys.zip(owners).collect { case (k, o) if o == server.address => k }
+              assertEquals(here, expected.toSet, s"server $i")
+              assert(here.size > 50, s"server $i holds only ${here.size} keys")
+          val all = c.getMulti(keys)
+          assertEquals(all.failures, Map.empty)
+          assertEquals(all.hits.view.mapValues(_.string).toMap, keys.map(k => k -> s"v-$k").toMap)
+
+  test("fail-fast: a killed node fails only its own keys (Unavailable), others unaffected"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => c.set(k, b(s"v-$k")))
+          servers(1).kill()
+          val deadline = System.nanoTime() + 10_000_000_000L
+          while c.nodeStats(1).state == NodeState.Up && System.nanoTime() < deadline do
+            Thread.sleep(10)
+          val dead = servers(1).address
+          for k <- keys do
+            if c.nodeFor(k).counters.node == dead then intercept[Unavailable](c.get(k))
+            else assertEquals(c.get(k).toOption.map(_.string), Some(s"v-$k"))
+          val multi = c.getMulti(keys)
+          assertEquals(multi.failures.keySet, keys.filter(c.nodeFor(_).counters.node == dead).toSet)
+          assertEquals(multi.hits.size + multi.failures.size, 300)
+
+  test("a stopped (SIGSTOP) node: a multiget across the nodes returns by its deadline"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => c.set(k, b(s"v-$k")))
+          servers(2).pause()
+          try
+            val start = System.nanoTime()
+            val multi = c.getMulti(keys, deadline = 500.millis)
+            val took = (System.nanoTime() - start) / 1_000_000
+            val stopped = keys.filter(c.nodeFor(_).counters.node == servers(2).address).toSet
+            assertEquals(multi.failures.keySet, stopped)
+            assert(multi.failures.values.forall(_.retriable))
+            assertEquals(multi.hits.keySet, keys.toSet -- stopped)
+            // returned at its deadline, not after the liveness limit or any server timeout
+            assert(took < 5000, s"took $took ms")
+          finally servers(2).resume()
+
+  test("redistribute: with a node killed, its keys go to the next live node"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers, FailureMode.Redistribute)): c =>
+          servers(0).kill()
+          val deadline = System.nanoTime() + 10_000_000_000L
+          while c.nodeStats(0).state == NodeState.Up && System.nanoTime() < deadline do
+            Thread.sleep(10)
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => assertEquals(c.set(k, b(s"v-$k")), StoreResult.Stored))
+          keys.foreach(k => assertEquals(c.get(k).toOption.map(_.string), Some(s"v-$k")))
+          assert(keys.forall(k => c.nodeFor(k).counters.node != servers(0).address))
