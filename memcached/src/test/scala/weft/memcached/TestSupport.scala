@@ -23,7 +23,7 @@ object TestSupport:
     val failed = AtomicLong()
     val cancelled = AtomicLong()
     val wrong = AtomicLong()
-    def total: Long = ok.get + failed.get + cancelled.get
+    def total: Long = ok.get + failed.get + cancelled.get + wrong.get
     override def toString: String =
       s"ok ${ok.get}, failed ${failed.get}, cancelled ${cancelled.get}, wrong ${wrong.get}"
 
@@ -35,3 +35,54 @@ object TestSupport:
       catch
         case _: java.util.concurrent.CancellationException => cancelled.incrementAndGet()
         case _: MemcachedException                         => failed.incrementAndGet()
+
+  /**
+   * What a read of each key may return, for one writer per key: the last acknowledged value,
+   * plus the value of any write that failed or was cancelled since (it may or may not have been
+   * applied); `None` (a miss) before the first acknowledged write.
+   */
+  final class KeyModel:
+    private val possible =
+      scala.collection.mutable.HashMap[String, Set[Option[String]]]().withDefaultValue(Set(None))
+
+    /** A write of `v` was acknowledged. */
+    def acked(k: String, v: String): Unit = possible(k) = Set(Some(v))
+
+    /** A write of `v` failed or was cancelled. */
+    def uncertain(k: String, v: String): Unit = possible(k) = possible(k) + Some(v)
+
+    /** The server lost its items (it was restarted): every key may now miss. */
+    def loseAll(): Unit = possible.mapValuesInPlace((_, set) => set + None)
+
+    /** Whether `read` is a possible result. */
+    def allows(k: String, read: Option[String]): Boolean = possible(k).contains(read)
+
+  /**
+   * One random operation on `key` (set or get), counted in `tally`, checked against `model`.
+   * After a failure the caller sleeps 1 ms, as a real one would back off: a virtual thread
+   * that fails fast in a loop never yields its carrier, and a few of them would starve the
+   * client's own fibers (and the test's) on a 2-core machine.
+   */
+  def randomOp(
+      c: MemcachedClient,
+      model: KeyModel,
+      tally: Tally,
+      key: String,
+      i: Int,
+      set: Boolean
+  )(
+      using Async
+  ): Unit =
+    val failedBefore = tally.failed.get
+    if set then
+      val v = s"$key|$i"
+      try
+        c.set(key, b(v))
+        model.acked(key, v)
+        tally.ok.incrementAndGet()
+      catch
+        case e: MemcachedException =>
+          model.uncertain(key, v)
+          tally.failed.incrementAndGet()
+    else tally.count(c.get(key).toOption.map(_.string))(model.allows(key, _))
+    if tally.failed.get != failedBefore then Thread.sleep(1)
