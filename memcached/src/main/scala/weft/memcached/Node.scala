@@ -69,14 +69,17 @@ final private[memcached] class Node(
       while !stopped do
         val c =
           try Connection.open(host, port, config, counters)
-          catch
-            case e: java.io.IOException =>
-              null
-        firstAttempt.tryComplete(scala.util.Success(()))
+          catch case _: java.io.IOException => null
         if c != null then
           current = c
           if stopped then c.close(ClientClosed(s"${counters.node}: the client is closed"))
           else counters.state = NodeState.Up
+        else if !stopped then counters.state = NodeState.Down
+        // completed only once the connection (or the node's Down state) is published, so a
+        // call made right after `MemcachedClient.open` returns finds it (ResourceSuite's
+        // regression test)
+        firstAttempt.tryComplete(scala.util.Success(()))
+        if c != null then
           watch(c)
           c.join()
           current = null
@@ -84,9 +87,7 @@ final private[memcached] class Node(
             counters.state = NodeState.Down
             counters.reconnects.incrementAndGet()
           failures = if c.repliesRead > 0 then 1 else failures + 1
-        else
-          if !stopped then counters.state = NodeState.Down
-          failures += 1
+        else failures += 1
         if !stopped then sleep(backoff(failures))
     finally
       firstAttempt.tryComplete(scala.util.Success(()))

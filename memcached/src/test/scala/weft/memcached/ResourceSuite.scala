@@ -39,6 +39,13 @@ class ResourceSuite extends munit.FunSuite:
       assertEquals(server.awaitNoClientConnections(), 0)
       assert(Thread.activeCount() <= before + 1, s"${Thread.activeCount()} threads, $before before")
 
+  test("regression: a call right after open finds the connection (300 opens)"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        for i <- 0 until 300 do
+          withClient(MemcachedConfig(server.address)): c =>
+            assertEquals(c.get("k"), Miss, s"open number $i")
+
   test("an unreachable node: the client opens, calls fail with Unavailable"):
     Async.blocking:
       val port = MemcachedServer.freePort()
