@@ -108,6 +108,19 @@ class ClientSuite extends munit.FunSuite:
       assertEquals(raw.flags, 0)
       assertEquals(raw.value.toSeq, "héllo ☃".getBytes(UTF_8).toSeq)
 
+  test("String values are shared with spymemcached both ways (UTF-8, flags 0)"):
+    MemcachedServer.withServer(): server =>
+      val spy = net.spy.memcached.MemcachedClient(java.net.InetSocketAddress("127.0.0.1", server.port))
+      try
+        Async.blocking:
+          MemcachedClient.resource(MemcachedConfig(server.address)).use: c =>
+            assert(spy.set("from-spy", 0, "héllo ☃").get())
+            assertEquals(c.fetch[String]("from-spy"), Some("héllo ☃"))
+            assertEquals(c.get("from-spy").toOption.get.flags, 0)
+            c.put("from-weft", "wörld ☃")
+            assertEquals(spy.get("from-weft"), "wörld ☃")
+      finally spy.shutdown()
+
   test("base64 keys: any string up to 186 bytes is a key"):
     withClient(Protocol.Meta, binaryKeys = true): c =>
       val key = "a key with spaces\r\nand a newline"
