@@ -2,7 +2,7 @@ package weft.memcached
 
 import java.nio.ByteBuffer
 import java.util.concurrent.{ConcurrentLinkedQueue, LinkedBlockingQueue, Semaphore}
-import java.util.concurrent.atomic.AtomicBoolean
+import java.util.concurrent.atomic.AtomicReference
 import scala.util.Failure
 import weft.{Async, Future, Promise, await}
 import weft.io.TcpConnection
@@ -45,8 +45,9 @@ final private[memcached] class Connection private (
   private val queue = LinkedBlockingQueue[Request[?]]()
   private val inFlight = ConcurrentLinkedQueue[Request[?]]()
   private val window = Semaphore(config.maxInFlight)
-  private val closing = AtomicBoolean(false)
-  @volatile private var reason: MemcachedException | Null = null
+  // the reason the connection closed; set once, and its being set is what "closed" means, so
+  // whoever sees the connection closed also sees why
+  private val reason = AtomicReference[MemcachedException | Null](null)
   private val closedPromise = Promise[MemcachedException]()
   @volatile private var lastRead: Long = System.nanoTime()
   @volatile private var replies: Long = 0L
@@ -57,7 +58,7 @@ final private[memcached] class Connection private (
   def closed: Future[MemcachedException] = closedPromise.future
 
   /** Whether the connection is closed or closing. */
-  def isClosed: Boolean = closing.get
+  def isClosed: Boolean = reason.get != null
 
   /** How many replies were read (to tell a connection that worked from one that never did). */
   def repliesRead: Long = replies
@@ -70,13 +71,13 @@ final private[memcached] class Connection private (
    *   if the connection is closed
    */
   def submit(req: Request[?]): Unit =
-    val r = reason
+    val r = reason.get
     if r != null then throw ConnectionLost(s"${counters.node}: connection closed (${r.getMessage})")
     if counters.queued.incrementAndGet() > config.maxQueued then
       counters.queued.decrementAndGet()
       throw Overloaded(s"${counters.node}: ${config.maxQueued} requests already queued")
     queue.add(req)
-    if closing.get then drain()
+    if isClosed then drain()
 
   /**
    * How long the oldest in-flight request has waited with no byte arriving, in nanoseconds (0
@@ -91,8 +92,7 @@ final private[memcached] class Connection private (
 
   /** Closes the connection (idempotent): fails every pending request with `why`. */
   def close(why: MemcachedException): Unit =
-    if closing.compareAndSet(false, true) then
-      reason = why
+    if reason.compareAndSet(null, why) then
       tcp.close()
       val w = writer
       if w != null then w.cancel()
@@ -107,7 +107,7 @@ final private[memcached] class Connection private (
     if r != null then r.result
 
   private def drain(): Unit =
-    val why = reason.nn
+    val why = reason.get.nn
     var r = queue.poll()
     while r != null do
       counters.queued.decrementAndGet()
@@ -127,14 +127,18 @@ final private[memcached] class Connection private (
   private def writeLoop()(using Async): Unit =
     val out = ByteSink(64 * 1024)
     var nextOpaque = 1
+    // the request taken from the queue and not yet in flight: failed here if the loop ends
+    // while holding it (ResourceSuite's regression test: close while the window is full)
+    var held: Request[?] | Null = null
     def flush(): Unit =
       if out.size > 0 then
         tcp.write(ByteBuffer.wrap(out.array, 0, out.size)).await
         out.reset()
     try
-      while !closing.get do
-        var req = queue.take()
-        while req != null do
+      while !isClosed do
+        held = queue.take()
+        while held != null do
+          val req = held.nn
           counters.queued.decrementAndGet()
           if !req.promise.isCompleted then
             if !window.tryAcquire() then
@@ -146,20 +150,28 @@ final private[memcached] class Connection private (
             req.writtenAt = System.nanoTime()
             counters.inFlight.incrementAndGet()
             inFlight.add(req)
-            if closing.get then drain()
+            if isClosed then drain()
+          held = null
           if out.size >= 64 * 1024 then flush()
-          req = queue.poll()
+          held = queue.poll()
         flush()
     catch
       case _: InterruptedException | _: java.util.concurrent.CancellationException => ()
       case e: Throwable =>
         close(ConnectionLost(s"${counters.node}: write failed: ${e.getMessage}", e))
+    finally
+      val h = held
+      if h != null then
+        val why = reason.get
+        h.promise.tryComplete(
+          Failure(if why != null then why else ConnectionLost(s"${counters.node}: writer stopped"))
+        )
 
   private def readLoop()(using Async): Unit =
     val parser = ReplyParser(config.maxLineLength, config.maxReplyValueSize)
     val buf = ByteBuffer.allocate(64 * 1024)
     try
-      while !closing.get do
+      while !isClosed do
         buf.clear()
         val n = tcp.read(buf).await
         if n < 0 then close(ConnectionLost(s"${counters.node}: the server closed the connection"))
@@ -191,7 +203,7 @@ final private[memcached] class Connection private (
         counters.inFlight.decrementAndGet()
         window.release()
         // a concurrent close drained the head already: whatever we removed instead is failed
-        if removed ne head then removed.promise.tryComplete(Failure(reason.nn))
+        if removed ne head then removed.promise.tryComplete(Failure(reason.get.nn))
 
 /** Opening connections. */
 private[memcached] object Connection:

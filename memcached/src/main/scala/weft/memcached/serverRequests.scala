@@ -76,7 +76,8 @@ final private[memcached] class MultiGetRequest(
 
   def accept(r: Reply, meta: Boolean): Boolean = r.kind match
     case Kind.VA if meta =>
-      val i = r.opaque - (opaque & 0xffffffffL)
+      // the chunk's opaques may wrap around 2^32: the index is the unsigned difference
+      val i = if r.opaque < 0 then -1L else (r.opaque - opaque) & 0xffffffffL
       if i < 0 || i >= keys.length || r.flag('k') != keyText(encoded(i.toInt)) then unexpected(r)
       add(i.toInt, Hit(r.data.nn, parseFlags(r.flag('f')), 0L))
     case Kind.Value if !meta =>

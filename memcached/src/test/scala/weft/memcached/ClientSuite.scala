@@ -110,7 +110,8 @@ class ClientSuite extends munit.FunSuite:
 
   test("String values are shared with spymemcached both ways (UTF-8, flags 0)"):
     MemcachedServer.withServer(): server =>
-      val spy = net.spy.memcached.MemcachedClient(java.net.InetSocketAddress("127.0.0.1", server.port))
+      val spy =
+        net.spy.memcached.MemcachedClient(java.net.InetSocketAddress("127.0.0.1", server.port))
       try
         Async.blocking:
           MemcachedClient.resource(MemcachedConfig(server.address)).use: c =>

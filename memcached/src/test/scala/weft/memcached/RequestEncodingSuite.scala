@@ -92,3 +92,11 @@ class RequestEncodingSuite extends munit.FunSuite:
     m.opaque = 10
     assert(!m.accept(reply("VA 1 kb O11\r\nx\r\n"), true))
     intercept[ProtocolDesync](m.accept(reply("VA 1 ka O11\r\nx\r\n"), true))
+
+  test("regression: a multi-get chunk whose opaques wrap around 2^32"):
+    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
+    assertEquals(enc(m, true, -1), "mg a v f k q O4294967295\r\nmg b v f k q O0\r\nmn\r\n")
+    assert(!m.accept(reply("VA 1 ka O4294967295\r\nx\r\n"), true))
+    assert(!m.accept(reply("VA 1 kb O0\r\ny\r\n"), true))
+    assert(m.accept(reply("MN\r\n"), true))
+    assertEquals(m.promise.future.poll().get.get.keySet, Set("a", "b"))

@@ -29,6 +29,29 @@ class ResourceSuite extends munit.FunSuite:
         assertEquals(c.nodeStats.head.inFlight, 0)
         assertEquals(fake.accepted.get, 1)
 
+  test("regression: close fails a request the writer holds while the window is full"):
+    Async.blocking:
+      FakeServer.withFake(silent): fake =>
+        val c = MemcachedClient.open(
+          MemcachedConfig(
+            Seq(fake.address),
+            maxInFlight = 1,
+            deadline = 5.seconds,
+            livenessTimeout = 30.seconds
+          )
+        )
+        val a = Future(c.get("a"))
+        val deadline = System.nanoTime() + 5_000_000_000L
+        while c.nodeStats.head.inFlight < 1 && System.nanoTime() < deadline do Thread.sleep(5)
+        val held = Future(c.get("b")) // taken by the writer, which waits for a window slot
+        while c.nodeStats.head.queued > 0 || !held.poll().isEmpty && System.nanoTime() < deadline do
+          Thread.sleep(5)
+        Thread.sleep(50)
+        assertEquals((c.nodeStats.head.inFlight, c.nodeStats.head.queued), (1, 0))
+        c.close()
+        intercept[ClientClosed](a.await)
+        intercept[ClientClosed](held.await)
+
   test("Resource.use: nothing of the client outlives the scope"):
     MemcachedServer.withServer(): server =>
       val before = Thread.activeCount()
