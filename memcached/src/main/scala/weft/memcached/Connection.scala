@@ -73,9 +73,13 @@ final private[memcached] class Connection private (
   def submit(req: Request[?]): Unit =
     val r = reason.get
     if r != null then throw ConnectionLost(s"${counters.node}: connection closed (${r.getMessage})")
-    if counters.queued.incrementAndGet() > config.maxQueued then
-      counters.queued.decrementAndGet()
-      throw Overloaded(s"${counters.node}: ${config.maxQueued} requests already queued")
+    // a CAS loop, not increment-then-undo: the count never shows more than the bound
+    var q = counters.queued.get
+    while
+      if q >= config.maxQueued then
+        throw Overloaded(s"${counters.node}: ${config.maxQueued} requests already queued")
+      !counters.queued.compareAndSet(q, q + 1)
+    do q = counters.queued.get
     queue.add(req)
     if isClosed then drain()
 

@@ -17,12 +17,21 @@ class ClusterSuite extends munit.FunSuite:
 
   private def single(server: MemcachedServer) = MemcachedConfig(server.address)
 
+  private val keys = (0 until 300).map(i => s"key$i")
+
+  /** Stores `v-<key>` under every key. */
+  private def fill(c: MemcachedClient)(using Async): Unit =
+    keys.foreach(k => assertEquals(c.set(k, b(s"v-$k")), StoreResult.Stored))
+
+  /** Waits until the client sees node `i` down. */
+  private def awaitDown(c: MemcachedClient, i: Int): Unit =
+    assert(awaitUntil(c.nodeStats(i).state != NodeState.Up), c.toString)
+
   test("each key is stored only on its Ketama node; a multiget spans the nodes"):
     MemcachedServer.withServers(3): servers =>
       Async.blocking:
         withClient(config(servers)): c =>
-          val keys = (0 until 300).map(i => s"key$i")
-          keys.foreach(k => c.set(k, b(s"v-$k")))
+          fill(c)
           val owners = keys.map(c.nodeFor).map(n => n.counters.node)
           for (server, i) <- servers.zipWithIndex do
             withClient(single(server)): s =>
@@ -38,12 +47,9 @@ class ClusterSuite extends munit.FunSuite:
     MemcachedServer.withServers(3): servers =>
       Async.blocking:
         withClient(config(servers)): c =>
-          val keys = (0 until 300).map(i => s"key$i")
-          keys.foreach(k => c.set(k, b(s"v-$k")))
+          fill(c)
           servers(1).kill()
-          val deadline = System.nanoTime() + 10_000_000_000L
-          while c.nodeStats(1).state == NodeState.Up && System.nanoTime() < deadline do
-            Thread.sleep(10)
+          awaitDown(c, 1)
           val dead = servers(1).address
           for k <- keys do
             if c.nodeFor(k).counters.node == dead then intercept[Unavailable](c.get(k))
@@ -56,8 +62,7 @@ class ClusterSuite extends munit.FunSuite:
     MemcachedServer.withServers(3): servers =>
       Async.blocking:
         withClient(config(servers)): c =>
-          val keys = (0 until 300).map(i => s"key$i")
-          keys.foreach(k => c.set(k, b(s"v-$k")))
+          fill(c)
           servers(2).pause()
           try
             val start = System.nanoTime()
@@ -76,10 +81,7 @@ class ClusterSuite extends munit.FunSuite:
       Async.blocking:
         withClient(config(servers, FailureMode.Redistribute)): c =>
           servers(0).kill()
-          val deadline = System.nanoTime() + 10_000_000_000L
-          while c.nodeStats(0).state == NodeState.Up && System.nanoTime() < deadline do
-            Thread.sleep(10)
-          val keys = (0 until 300).map(i => s"key$i")
-          keys.foreach(k => assertEquals(c.set(k, b(s"v-$k")), StoreResult.Stored))
+          awaitDown(c, 0)
+          fill(c)
           keys.foreach(k => assertEquals(c.get(k).toOption.map(_.string), Some(s"v-$k")))
           assert(keys.forall(k => c.nodeFor(k).counters.node != servers(0).address))

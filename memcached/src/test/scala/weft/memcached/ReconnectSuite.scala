@@ -43,14 +43,7 @@ class ReconnectSuite extends munit.FunSuite:
           for _ <- 0 until 3 do
             server.kill()
             server.restart()
-            val end = System.nanoTime() + 10_000_000_000L
-            var back = false
-            while !back && System.nanoTime() < end do
-              try
-                c.set("k", b("v"))
-                back = true
-              catch case _: MemcachedException => Thread.sleep(10)
-            assert(back, c.toString)
+            awaitWorking(c)
             assertEquals(server.stat("curr_connections").toInt - 1, 1)
           assertEquals(c.nodeStats.head.reconnects, 3L)
         assertEquals(server.awaitNoClientConnections(), 0)

@@ -10,6 +10,21 @@ object TestSupport:
   /** UTF-8 bytes. */
   def b(s: String): Array[Byte] = s.getBytes(UTF_8)
 
+  /** Waits (at most `seconds`) until `cond` holds; returns whether it does. */
+  def awaitUntil(cond: => Boolean, seconds: Int = 10): Boolean =
+    val end = System.nanoTime() + seconds * 1_000_000_000L
+    while !cond && System.nanoTime() < end do Thread.sleep(10)
+    cond
+
+  /** Waits (at most 10 s) until a `set` through `c` succeeds; fails the test otherwise. */
+  def awaitWorking(c: MemcachedClient)(using Async): Unit =
+    def works =
+      try
+        c.set("probe", b("v"))
+        true
+      catch case _: MemcachedException => false
+    munit.Assertions.assert(awaitUntil(works), s"the client never recovered: $c")
+
   /** Opens a client on `config`, runs `body`, closes it. */
   def withClient[T](config: MemcachedConfig)(body: MemcachedClient => T)(using Async): T =
     MemcachedClient.resource(config).use(body)
