@@ -1,6 +1,5 @@
 package weft.memcached
 
-import java.net.InetSocketAddress
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.concurrent.duration.*
@@ -21,7 +20,7 @@ import weft.{Async, CompletionGroup, Future, Resource, await}
  * Every call validates its key and fields before anything is written (typed errors), goes to
  * its key's node (see [[Locator]]) over that node's one pipelined connection, and completes by
  * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
- * would misread are refused at the call; see [[Validate]] for why.
+ * would misread are refused at the call (a bad storage line desynchronises a 1.6 server).
  *
  * The client owns fibers (one supervisor per node, a reader and a writer per connection): it
  * is a [[Resource]], and [[close]] fails pending calls with [[ClientClosed]] and joins them.
@@ -29,16 +28,13 @@ import weft.{Async, CompletionGroup, Future, Resource, await}
  */
 final class MemcachedClient private (
     val config: MemcachedConfig,
-    nodes: IndexedSeq[Node],
-    names: IndexedSeq[String],
+    cluster: Cluster,
     group: CompletionGroup
 ):
   private val meta = config.protocol == Protocol.Meta
   private val binary = config.binaryKeys
   private val closed = AtomicBoolean(false)
-  private val ring: KetamaRing | Null = config.locator match
-    case Locator.Ketama(naming) if nodes.length > 1 => KetamaRing(names, naming)
-    case _                                          => null
+  private val nodes = cluster.nodes
 
   /** The default deadline of every call. */
   def defaultDeadline: FiniteDuration = config.deadline
@@ -283,24 +279,8 @@ final class MemcachedClient private (
         req.promise.tryComplete(Failure(c))
         throw c
 
-  /** The node of `key`: its Ketama (or modula) node, or in redistribute mode a live one. */
-  private[memcached] def nodeFor(key: String): Node =
-    if nodes.length == 1 then nodes(0)
-    else
-      val primary = nodes(locate(KetamaRing.hash(key)))
-      if primary.isUp || config.failureMode == FailureMode.FailFast then primary
-      else
-        var t = 0
-        var found: Node | Null = null
-        while found == null && t < 7 do
-          val n = nodes(locate(KetamaRing.hash(s"$t$key")))
-          if n.isUp then found = n
-          t += 1
-        if found == null then primary else found.nn
-
-  private def locate(hash: Long): Int =
-    val r = ring
-    if r != null then r.locate(hash) else (hash % nodes.length).toInt
+  /** The node of `key` (see [[Cluster.nodeFor]]). */
+  private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)
 
   /** Runs a request made by `mk` on every node; the first failure is thrown. */
   private def broadcast[T](deadline: FiniteDuration)(mk: () => Request[T])(using
@@ -330,28 +310,11 @@ object MemcachedClient:
    *   for a malformed server address or an unknown host
    */
   def open(config: MemcachedConfig)(using async: Async): MemcachedClient =
-    val parsed = config.servers.map(parse).toIndexedSeq
-    val nodes = parsed.map((host, port, address) =>
-      Node(s"$host:$port", address.getAddress.getHostAddress, port, config)
-    )
-    val names = config.locator match
-      case Locator.Ketama(naming) => parsed.map((h, p, a) => naming.name(h, p, a))
-      case Locator.Modula         => parsed.map((h, p, _) => s"$h:$p")
+    val cluster = Cluster(config)
     val group = CompletionGroup()
     group.link(async.group)
-    val client = MemcachedClient(config, nodes, names, group)
+    val client = MemcachedClient(config, cluster, group)
     val scoped = async.withGroup(group)
-    nodes.foreach(n => Future(n.supervise())(using scoped))
-    nodes.foreach(_.awaitFirstAttempt())
+    cluster.nodes.foreach(n => Future(n.supervise())(using scoped))
+    cluster.nodes.foreach(_.awaitFirstAttempt())
     client
-
-  /** `host:port` (IPv6 in brackets), resolved once. */
-  private def parse(server: String): (String, Int, InetSocketAddress) =
-    val at = server.lastIndexOf(':')
-    if at <= 0 then throw InvalidArgument(s"a server is host:port, got \"$server\"")
-    val host = server.substring(0, at).stripPrefix("[").stripSuffix("]")
-    val port = server.substring(at + 1).toIntOption.getOrElse(-1)
-    if port <= 0 || port > 65535 then throw InvalidArgument(s"bad port in \"$server\"")
-    val address = InetSocketAddress(host, port)
-    if address.isUnresolved then throw InvalidArgument(s"unknown host in \"$server\"")
-    (host, port, address)

@@ -53,18 +53,24 @@ object TestSupport:
 
   /**
    * What a read of each key may return, for one writer per key: the last acknowledged value,
-   * plus the value of any write that failed or was cancelled since (it may or may not have been
-   * applied); `None` (a miss) before the first acknowledged write.
+   * `None` (a miss) before the first acknowledged write, and the value of every write that
+   * failed or was cancelled. A failed write stays possible for good: its bytes may wait in the
+   * server's buffer of a connection the client gave up (a stopped server), and be applied
+   * after a later write acknowledged on a new connection.
    */
   final class KeyModel:
     private val possible =
       scala.collection.mutable.HashMap[String, Set[Option[String]]]().withDefaultValue(Set(None))
+    private val failed =
+      scala.collection.mutable.HashMap[String, Set[Option[String]]]().withDefaultValue(Set.empty)
 
     /** A write of `v` was acknowledged. */
-    def acked(k: String, v: String): Unit = possible(k) = Set(Some(v))
+    def acked(k: String, v: String): Unit = possible(k) = failed(k) + Some(v)
 
     /** A write of `v` failed or was cancelled. */
-    def uncertain(k: String, v: String): Unit = possible(k) = possible(k) + Some(v)
+    def uncertain(k: String, v: String): Unit =
+      failed(k) = failed(k) + Some(v)
+      possible(k) = possible(k) + Some(v)
 
     /** The server lost its items (it was restarted): every key may now miss. */
     def loseAll(): Unit = possible.mapValuesInPlace((_, set) => set + None)
