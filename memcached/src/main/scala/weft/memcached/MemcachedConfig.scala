@@ -17,7 +17,8 @@ enum FailureMode:
 
   /**
    * Send the call to the next live node of the Ketama rehash sequence (spymemcached's: the key
-   * hashed again as `"<try>" + key`, tries 0 to 6). Reads may then miss and writes land on a
+   * hashed again as `"<try>" + key`, tries 0 to 6), or if all seven tries are down, to the next
+   * live node in list order. Reads may then miss and writes land on a
    * node that will not serve the key once its own node is back.
    */
   case Redistribute

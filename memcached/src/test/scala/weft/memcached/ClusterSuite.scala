@@ -1,5 +1,6 @@
 package weft.memcached
 
+import java.net.InetSocketAddress
 import scala.concurrent.duration.*
 import weft.Async
 import TestSupport.*
@@ -65,15 +66,13 @@ class ClusterSuite extends munit.FunSuite:
           fill(c)
           servers(2).pause()
           try
-            val start = System.nanoTime()
             val multi = c.getMulti(keys, deadline = 500.millis)
-            val took = (System.nanoTime() - start) / 1_000_000
             val stopped = keys.filter(c.nodeFor(_).counters.node == servers(2).address).toSet
-            assertEquals(multi.failures.keySet, stopped)
-            assert(multi.failures.values.forall(_.retriable))
             assertEquals(multi.hits.keySet, keys.toSet -- stopped)
-            // returned at its deadline, not after the liveness limit or any server timeout
-            assert(took < 5000, s"took $took ms")
+            assertEquals(multi.failures.keySet, stopped)
+            // the stopped node's keys failed by the call's deadline, before the liveness limit
+            // (1 s) could close its connection
+            assert(multi.failures.values.forall(_.isInstanceOf[Timeout]), multi.failures.values)
           finally servers(2).resume()
 
   test("redistribute: with a node killed, its keys go to the next live node"):
@@ -85,3 +84,21 @@ class ClusterSuite extends munit.FunSuite:
           fill(c)
           keys.foreach(k => assertEquals(c.get(k).toOption.map(_.string), Some(s"v-$k")))
           assert(keys.forall(k => c.nodeFor(k).counters.node != servers(0).address))
+          // regression: a key whose whole rehash sequence (7 tries) lands on the dead node
+          // still finds a live one (1 key in about 2,000 on three nodes)
+          val ring = KetamaRing(
+            servers.map(s =>
+              NodeNaming.Spymemcached.name(
+                "127.0.0.1",
+                s.port,
+                InetSocketAddress("127.0.0.1", s.port)
+              )
+            ),
+            NodeNaming.Spymemcached
+          )
+          def onDead(k: String) = ring.locate(KetamaRing.hash(k)) == 0
+          val unlucky = Iterator.from(0).map(i => s"unlucky$i").take(1_000_000)
+            .find(k => onDead(k) && (0 until 7).forall(t => onDead(s"$t$k")))
+            .get
+          assertEquals(c.set(unlucky, b("v")), StoreResult.Stored)
+          assertEquals(c.get(unlucky).toOption.map(_.string), Some("v"))

@@ -69,6 +69,18 @@ class ResourceSuite extends munit.FunSuite:
           withClient(MemcachedConfig(server.address)): c =>
             assertEquals(c.get("k"), Miss, s"open number $i")
 
+  test("host names are resolved at open: localhost works, an unknown host fails at once"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(s"localhost:${server.port}")): c =>
+          c.set("k", b("v"))
+          assertEquals(c.get("k").toOption.map(_.string), Some("v"))
+          assertEquals(c.nodeStats.head.node, s"localhost:${server.port}")
+        intercept[InvalidArgument](
+          MemcachedClient.open(MemcachedConfig("no-such-host.invalid:11211"))
+        )
+        intercept[InvalidArgument](MemcachedClient.open(MemcachedConfig("127.0.0.1")))
+
   test("an unreachable node: the client opens, calls fail with Unavailable"):
     Async.blocking:
       val port = MemcachedServer.freePort()
