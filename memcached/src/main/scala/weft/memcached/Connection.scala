@@ -103,7 +103,11 @@ final private[memcached] class Connection private (
       drain()
       closedPromise.tryComplete(scala.util.Success(why))
 
-  /** Waits until both fibers have ended (after [[close]]). */
+  /**
+   * After [[close]]: waits until the reader has ended (its read failed on the closed socket)
+   * and the writer was stopped (cancelled: its thread ends at its next step). Both fibers
+   * belong to the supervisor's scope, whose end joins their threads.
+   */
   def join()(using Async): Unit =
     val w = writer
     val r = reader
