@@ -26,8 +26,10 @@ class ResourceSuite extends munit.FunSuite:
           assert(!e.retriable)
         intercept[ClientClosed](c.get("k"))
         assertEquals(c.nodeStats.head.state, NodeState.Closed)
-        assertEquals(c.nodeStats.head.inFlight, 0)
-        assertEquals(fake.accepted.get, 1)
+        assertEquals(c.nodeStats.head.inFlight, 0, c.nodeStats.head.toString)
+        // the fake's accept fiber may count the connection after the client used it
+        assert(awaitUntil(fake.accepted.get >= 1))
+        assertEquals(fake.accepted.get, 1, "one connection, no reconnection")
 
   test("regression: close fails a request the writer holds while the window is full"):
     Async.blocking:
