@@ -66,6 +66,11 @@ class FailureSuite extends munit.FunSuite:
     assert(failedWhileOut > 0, tally.toString)
     assert(tally.ok.get >= okBefore + 1000, s"no recovery: $tally")
     assert(c.nodeStats.head.reconnects >= 1, c.nodeStats.head.toString)
+    // no count drift: once the load stopped, nothing stays counted in flight or queued
+    assert(
+      awaitUntil(c.nodeStats.head.inFlight == 0 && c.nodeStats.head.queued == 0),
+      c.nodeStats.head.toString
+    )
 
   test("SIGSTOP then SIGCONT under load: calls fail typed, then succeed again; no leak"):
     MemcachedServer.withServer(): server =>
