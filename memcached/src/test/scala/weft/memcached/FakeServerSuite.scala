@@ -46,6 +46,22 @@ class FakeServerSuite extends munit.FunSuite:
       desyncOn(l => s"VA 5 kother ${opaque(l)}\r\nhello\r\n") // another key
       desyncOn(l => s"HD ${opaque(l)}\r\n") // another kind
 
+  test("a desync fails every call in flight on the connection, as retriable"):
+    Async.blocking:
+      val twoThenForeign: FakeServer.Handler = c =>
+        line(c)
+        line(c)
+        send(c, "VA 5 kkey O999999\r\nhello\r\n")
+        while line(c) != null do ()
+      FakeServer.withFake(twoThenForeign): fake =>
+        withClient(cfg(fake).copy(livenessTimeout = 30.seconds)): c =>
+          val first = Future(c.get("a"))
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1))
+          val second = Future(c.get("b"))
+          val errors = Seq(first, second).map(f => intercept[ProtocolDesync](f.await))
+          assert(errors.forall(_.retriable))
+          assertEquals(c.nodeStats.head.desyncs, 1L)
+
   test("replies split into single bytes: all values right"):
     Async.blocking:
       val dribble: FakeServer.Handler = c =>
