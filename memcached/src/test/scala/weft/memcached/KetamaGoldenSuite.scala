@@ -100,3 +100,14 @@ class KetamaGoldenSuite extends munit.FunSuite:
     val moved = three.zip(four).count(_ != _)
     assert(moved > 1500 && moved < 3500, s"$moved of 10000 keys moved")
     assert(three.zip(four).forall((a, b) => a == b || b == 3), "a moved key goes to the new node")
+
+  test("modula and single-node locators"):
+    val three = lists.head._2
+    val modula = Cluster(MemcachedConfig(three, locator = Locator.Modula))
+    for k <- keys.take(1000) do
+      assertEquals(modula.nodeFor(k).counters.node, three((KetamaRing.hash(k) % 3).toInt))
+    val four = Cluster(MemcachedConfig(lists(3)._2, locator = Locator.Modula))
+    val moved = keys.count(k => modula.nodeFor(k).counters.node != four.nodeFor(k).counters.node)
+    assert(moved > 6000, s"modula moved only $moved of 10000 keys") // most keys move
+    val one = Cluster(MemcachedConfig(three.head))
+    assert(keys.forall(one.nodeFor(_).counters.node == three.head))

@@ -100,3 +100,13 @@ class RequestEncodingSuite extends munit.FunSuite:
     assert(!m.accept(reply("VA 1 kb O0\r\ny\r\n"), true))
     assert(m.accept(reply("MN\r\n"), true))
     assertEquals(m.promise.future.poll().get.get.keySet, Set("a", "b"))
+
+  test("classic: an error line in place of END fails the read"):
+    val g = GetRequest(k("foo"), false, false, -1)
+    assert(!g.accept(reply("VALUE foo 0 2\r\nhi\r\n"), false))
+    assert(g.accept(reply("SERVER_ERROR out of memory\r\n"), false))
+    assert(g.promise.future.poll().get.failed.get.isInstanceOf[ServerError])
+    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
+    assert(!m.accept(reply("VALUE a 0 1\r\nx\r\n"), false))
+    assert(m.accept(reply("CLIENT_ERROR bad data chunk\r\n"), false))
+    assert(m.promise.future.poll().get.failed.get.isInstanceOf[ClientError])
