@@ -52,7 +52,7 @@ lazy val testSettings = Seq(
 )
 
 lazy val root = (project in file("."))
-  .aggregate(core, io, bench, benchScala2, shootout)
+  .aggregate(core, io, memcached, bench, benchScala2, shootout)
   .settings(publish / skip := true, name := "weft-root", commands += Shootout.command)
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
@@ -71,6 +71,21 @@ lazy val io = (project in file("io"))
   .dependsOn(core % "compile->compile;test->test")
   .settings(testSettings)
   .settings(name := "weft-io")
+
+/**
+ * A direct-style memcached client on weft's IO: meta protocol, pipelining, Ketama. The peers are
+ * test dependencies only (the golden Ketama test places keys with their own locators).
+ */
+lazy val memcached = (project in file("memcached"))
+  .dependsOn(core, io)
+  .settings(testSettings)
+  .settings(
+    name := "weft-memcached",
+    libraryDependencies ++= Seq(
+      "net.spy" % "spymemcached" % Versions.spymemcached % Test,
+      "com.googlecode.xmemcached" % "xmemcached" % Versions.xmemcached % Test
+    )
+  )
 
 /** JMH benchmarks, Scala 3: weft beside its peers. Never published. */
 lazy val bench = (project in file("bench"))

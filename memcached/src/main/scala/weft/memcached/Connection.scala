@@ -1,0 +1,230 @@
+package weft.memcached
+
+import java.nio.ByteBuffer
+import java.util.concurrent.{ConcurrentLinkedQueue, LinkedBlockingQueue, Semaphore}
+import java.util.concurrent.atomic.AtomicReference
+import scala.util.Failure
+import weft.{Async, Future, Promise, await}
+import weft.io.TcpConnection
+
+/**
+ * One pipelined connection to a server: many callers, one writer fiber, one reader fiber.
+ *
+ * ==Algorithm==
+ * [[submit]] counts the request against the node's queue bound (failing fast with
+ * [[Overloaded]] past it) and puts it in the request queue. The writer fiber takes requests
+ * from the queue, skips those whose caller already gave up, takes a slot of the in-flight
+ * window, gives the request its opaque numbers, encodes it into one buffer and appends it to
+ * the in-flight queue, all in one step, then writes the buffer when the queue is empty (so a
+ * burst of requests is one write). When the window is full it first writes what it has, then
+ * waits for the reader to free a slot.
+ *
+ * The reader fiber reads whatever bytes arrive, feeds the [[ReplyParser]] and hands each reply
+ * to the head of the in-flight queue, which checks that the reply is its own (opaque, key,
+ * kind). Since replies come in request order, the head is the only candidate; anything else
+ * means the stream can no longer be trusted: [[ProtocolDesync]] closes the connection.
+ *
+ * ==Callers that give up==
+ * A caller whose deadline passes, or who is cancelled, completes its request's promise itself
+ * and leaves. The request stays where it is: unwritten, the writer drops it; written, its
+ * reply is still read and handed to it, completes nothing, and is counted as a late reply. So
+ * a reply can only ever reach the request it answers (`MixUpSuite` runs this 10,000 times).
+ *
+ * ==Closing==
+ * [[close]] (on an IO error, end of stream, desync, liveness failure, or client close) closes
+ * the socket, fails every queued and in-flight request with the reason, and stops both fibers.
+ * Each request is taken out of a queue exactly once, by whoever removes it, who also adjusts
+ * the counters, so the counts never drift.
+ */
+final private[memcached] class Connection private (
+    tcp: TcpConnection,
+    config: MemcachedConfig,
+    counters: NodeCounters
+):
+  private val meta = config.protocol == Protocol.Meta
+  private val queue = LinkedBlockingQueue[Request[?]]()
+  private val inFlight = ConcurrentLinkedQueue[Request[?]]()
+  private val window = Semaphore(config.maxInFlight)
+  // the reason the connection closed; set once, and its being set is what "closed" means, so
+  // whoever sees the connection closed also sees why
+  private val reason = AtomicReference[MemcachedException | Null](null)
+  private val closedPromise = Promise[MemcachedException]()
+  @volatile private var lastRead: Long = System.nanoTime()
+  @volatile private var replies: Long = 0L
+  @volatile private var writer: Future[Unit] | Null = null
+  @volatile private var reader: Future[Unit] | Null = null
+
+  /** Completed with the reason when the connection closes. */
+  def closed: Future[MemcachedException] = closedPromise.future
+
+  /** Whether the connection is closed or closing. */
+  def isClosed: Boolean = reason.get != null
+
+  /** How many replies were read (to tell a connection that worked from one that never did). */
+  def repliesRead: Long = replies
+
+  /**
+   * Queues `req`.
+   * @throws Overloaded
+   *   if the node's queue is full
+   * @throws ConnectionLost
+   *   if the connection is closed
+   */
+  def submit(req: Request[?]): Unit =
+    val r = reason.get
+    if r != null then throw ConnectionLost(s"${counters.node}: connection closed (${r.getMessage})")
+    // a CAS loop, not increment-then-undo: the count never shows more than the bound
+    var q = counters.queued.get
+    while
+      if q >= config.maxQueued then
+        throw Overloaded(s"${counters.node}: ${config.maxQueued} requests already queued")
+      !counters.queued.compareAndSet(q, q + 1)
+    do q = counters.queued.get
+    queue.add(req)
+    if isClosed then drain()
+
+  /**
+   * How long the oldest in-flight request has waited with no byte arriving, in nanoseconds (0
+   * when nothing is in flight): the liveness measure.
+   */
+  def stalledNanos(now: Long): Long =
+    val head = inFlight.peek()
+    if head == null then 0L
+    else
+      val since = math.max(head.writtenAt, lastRead)
+      if head.writtenAt == 0L then 0L else math.max(0L, now - since)
+
+  /** Closes the connection (idempotent): fails every pending request with `why`. */
+  def close(why: MemcachedException): Unit =
+    if reason.compareAndSet(null, why) then
+      tcp.close()
+      val w = writer
+      if w != null then w.cancel()
+      drain()
+      closedPromise.tryComplete(scala.util.Success(why))
+
+  /**
+   * After [[close]]: waits until the reader has ended (its read failed on the closed socket)
+   * and the writer was stopped (cancelled: its thread ends at its next step). Both fibers
+   * belong to the supervisor's scope, whose end joins their threads.
+   */
+  def join()(using Async): Unit =
+    val w = writer
+    val r = reader
+    if w != null then w.result
+    if r != null then r.result
+
+  private def drain(): Unit =
+    val why = reason.get.nn
+    var r = queue.poll()
+    while r != null do
+      counters.queued.decrementAndGet()
+      r.promise.tryComplete(Failure(why))
+      r = queue.poll()
+    r = inFlight.poll()
+    while r != null do
+      counters.inFlight.decrementAndGet()
+      window.release()
+      r.promise.tryComplete(Failure(why))
+      r = inFlight.poll()
+
+  private def start()(using Async): Unit =
+    writer = Future(writeLoop())
+    reader = Future(readLoop())
+
+  private def writeLoop()(using Async): Unit =
+    val out = ByteSink(64 * 1024)
+    var nextOpaque = 1
+    // the request taken from the queue and not yet in flight: failed here if the loop ends
+    // while holding it (ResourceSuite's regression test: close while the window is full)
+    var held: Request[?] | Null = null
+    def flush(): Unit =
+      if out.size > 0 then
+        tcp.write(ByteBuffer.wrap(out.array, 0, out.size)).await
+        out.reset()
+    try
+      while !isClosed do
+        held = queue.take()
+        while held != null do
+          val req = held.nn
+          counters.queued.decrementAndGet()
+          if !req.promise.isCompleted then
+            if !window.tryAcquire() then
+              flush()
+              window.acquire()
+            req.opaque = nextOpaque
+            nextOpaque += req.opaques
+            req.encode(out, meta)
+            req.writtenAt = System.nanoTime()
+            counters.inFlight.incrementAndGet()
+            inFlight.add(req)
+            if isClosed then drain()
+          held = null
+          if out.size >= 64 * 1024 then flush()
+          held = queue.poll()
+        flush()
+    catch
+      case _: InterruptedException | _: java.util.concurrent.CancellationException => ()
+      case e: Throwable =>
+        close(ConnectionLost(s"${counters.node}: write failed: ${e.getMessage}", e))
+    finally
+      val h = held
+      if h != null then
+        val why = reason.get
+        h.promise.tryComplete(
+          Failure(if why != null then why else ConnectionLost(s"${counters.node}: writer stopped"))
+        )
+
+  private def readLoop()(using Async): Unit =
+    val parser = ReplyParser(config.maxLineLength, config.maxReplyValueSize)
+    val buf = ByteBuffer.allocate(64 * 1024)
+    try
+      while !isClosed do
+        buf.clear()
+        val n = tcp.read(buf).await
+        if n < 0 then close(ConnectionLost(s"${counters.node}: the server closed the connection"))
+        else
+          lastRead = System.nanoTime()
+          parser.feed(buf.array, 0, n)
+          var reply = parser.next()
+          while reply != null do
+            dispatch(reply)
+            reply = parser.next()
+    catch
+      case d: ProtocolDesync =>
+        counters.desyncs.incrementAndGet()
+        close(ProtocolDesync(s"${counters.node}: ${d.getMessage}"))
+      case _: java.util.concurrent.CancellationException => ()
+      case e: Throwable =>
+        close(ConnectionLost(s"${counters.node}: read failed: ${e.getMessage}", e))
+
+  /** Hands `reply` to the oldest in-flight request; removes it when complete. */
+  private def dispatch(reply: Reply): Unit =
+    val head = inFlight.peek()
+    if head == null then throw ProtocolDesync(s"reply \"$reply\" with no request in flight")
+    val abandoned = head.promise.isCompleted
+    if head.accept(reply, meta) then
+      replies += 1
+      if abandoned then counters.lateReplies.incrementAndGet()
+      val removed = inFlight.poll()
+      if removed != null then
+        counters.inFlight.decrementAndGet()
+        window.release()
+        // a concurrent close drained the head already: whatever we removed instead is failed
+        if removed ne head then removed.promise.tryComplete(Failure(reason.get.nn))
+
+/** Opening connections. */
+private[memcached] object Connection:
+
+  /**
+   * Connects to `address` and starts the connection's fibers in the caller's scope.
+   * @throws java.io.IOException
+   *   if the connection cannot be made
+   */
+  def open(host: String, port: Int, config: MemcachedConfig, counters: NodeCounters)(using
+      Async
+  ): Connection =
+    val tcp = TcpConnection.connect(host, port, connectTimeout = config.connectTimeout).await
+    val c = Connection(tcp, config, counters)
+    c.start()
+    c

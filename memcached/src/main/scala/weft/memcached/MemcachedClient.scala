@@ -1,0 +1,320 @@
+package weft.memcached
+
+import java.util.concurrent.CancellationException
+import java.util.concurrent.atomic.AtomicBoolean
+import scala.concurrent.duration.*
+import scala.util.{Failure, Success}
+import weft.{Async, CompletionGroup, Future, Resource, await}
+
+/**
+ * A memcached client in direct style: `client.get(key)` inside `Async` returns the result or
+ * throws a [[MemcachedException]].
+ *
+ * {{{
+ * Async.blocking:
+ *   MemcachedClient.resource(MemcachedConfig("127.0.0.1:11211")).use: client =>
+ *     client.put("greeting", "hello")
+ *     client.fetch[String]("greeting") // Some("hello")
+ * }}}
+ *
+ * Every call validates its key and fields before anything is written (typed errors), goes to
+ * its key's node (see [[Locator]]) over that node's one pipelined connection, and completes by
+ * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
+ * would misread are refused at the call (a bad storage line desynchronises a 1.6 server).
+ *
+ * The client owns fibers (one supervisor per node, a reader and a writer per connection): it
+ * is a [[Resource]], and [[close]] fails pending calls with [[ClientClosed]] and joins them.
+ * Host names are resolved once, when the client starts.
+ */
+final class MemcachedClient private (
+    val config: MemcachedConfig,
+    cluster: Cluster,
+    group: CompletionGroup
+):
+  private val meta = config.protocol == Protocol.Meta
+  private val binary = config.binaryKeys
+  private val closed = AtomicBoolean(false)
+  private val nodes = cluster.nodes
+
+  /** The default deadline of every call. */
+  def defaultDeadline: FiniteDuration = config.deadline
+
+  // ---- reads
+
+  /** The item under `key`: a [[Hit]] (CAS token 0) or [[Miss]]. */
+  def get(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
+    keyed(key, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = -1))
+
+  /** The item under `key` with its CAS token (for [[cas]]). */
+  def gets(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
+    keyed(key, deadline)(k => GetRequest(k, binary, withCas = true, touchTtl = -1))
+
+  /** The item under `key`, its TTL reset to `ttl`. */
+  def getAndTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(
+      using Async
+  ): GetResult =
+    val t = Validate.ttl(ttl, nowSeconds)
+    keyed(key, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = t))
+
+  /** The value under `key` decoded by `codec`, if any. */
+  def fetch[T](key: String, deadline: FiniteDuration = defaultDeadline)(using
+      codec: Codec[T]
+  )(using Async): Option[T] =
+    get(key, deadline).toOption.map(codec.decode)
+
+  /**
+   * Many keys at once: split per node into chunks of quiet reads, all sent before any reply is
+   * awaited, read while they are written. A node that fails fails only its own keys.
+   */
+  def getMulti(keys: Iterable[String], deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): MultiGetResult = MultiGet.run(this, keys.toIndexedSeq.distinct, deadline)
+
+  // ---- writes
+
+  /** Stores `value` under `key`. */
+  def set(
+      key: String,
+      value: Array[Byte],
+      flags: Int = 0,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): StoreResult = store(StoreMode.Set, key, value, flags, ttl, 0L, deadline)
+
+  /** Stores `value` under `key` only if there is no item. */
+  def add(
+      key: String,
+      value: Array[Byte],
+      flags: Int = 0,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): StoreResult = store(StoreMode.Add, key, value, flags, ttl, 0L, deadline)
+
+  /** Stores `value` under `key` only if there is an item. */
+  def replace(
+      key: String,
+      value: Array[Byte],
+      flags: Int = 0,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): StoreResult = store(StoreMode.Replace, key, value, flags, ttl, 0L, deadline)
+
+  /** Appends `value` to the item's value (flags and TTL unchanged). */
+  def append(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): StoreResult = store(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline)
+
+  /** Prepends `value` to the item's value (flags and TTL unchanged). */
+  def prepend(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): StoreResult = store(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline)
+
+  /** Stores `value` only if the item's CAS token is still `cas` (from [[gets]]). */
+  def cas(
+      key: String,
+      value: Array[Byte],
+      cas: Long,
+      flags: Int = 0,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): StoreResult =
+    if cas == 0 then throw InvalidArgument("a CAS token is never 0")
+    store(StoreMode.Set, key, value, flags, ttl, cas, deadline)
+
+  /** Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`). */
+  def put[T](
+      key: String,
+      value: T,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using codec: Codec[T])(using Async): StoreResult =
+    val (bytes, flags) = codec.encode(value)
+    set(key, bytes, flags, ttl, deadline)
+
+  /** Deletes the item; `true` if there was one. */
+  def delete(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): Boolean =
+    keyed(key, deadline)(k => DeleteRequest(k, binary))
+
+  /** Resets the item's TTL; `true` if there was an item. */
+  def touch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): Boolean =
+    val t = Validate.ttl(ttl, nowSeconds)
+    keyed(key, deadline)(k => TouchRequest(k, binary, t))
+
+  /**
+   * Adds `delta` to the counter (an unsigned 64-bit decimal value); its new value, or `None`
+   * if there is no item and no `initial` value was given. With `initial`, a missing counter is
+   * created with that value (and `ttl`).
+   */
+  def incr(
+      key: String,
+      delta: Long,
+      initial: Option[Long] = None,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): Option[Long] = arith(increment = true, key, delta, initial, ttl, deadline)
+
+  /** Subtracts `delta` from the counter (not below 0); as [[incr]] otherwise. */
+  def decr(
+      key: String,
+      delta: Long,
+      initial: Option[Long] = None,
+      ttl: FiniteDuration = Duration.Zero,
+      deadline: FiniteDuration = defaultDeadline
+  )(using Async): Option[Long] = arith(increment = false, key, delta, initial, ttl, deadline)
+
+  // ---- servers
+
+  /** Each node's version string, by node. */
+  def version(deadline: FiniteDuration = defaultDeadline)(using Async): Map[String, String] =
+    broadcast(deadline)(() => VersionRequest())
+
+  /** Invalidates every item on every node (after `delay`). */
+  def flushAll(delay: FiniteDuration = Duration.Zero, deadline: FiniteDuration = defaultDeadline)(
+      using Async
+  ): Unit =
+    val d = Validate.ttl(delay, nowSeconds)
+    broadcast(deadline)(() => FlushRequest(d))
+
+  /** Each node's `stats`, by node. */
+  def stats(deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): Map[String, Map[String, String]] = broadcast(deadline)(() => StatsRequest())
+
+  /** A snapshot of every node's counters. */
+  def nodeStats: IndexedSeq[NodeStats] = nodes.map(_.counters.snapshot)
+
+  /** Closes the client: pending calls fail with [[ClientClosed]]; its fibers are joined. */
+  def close(): Unit =
+    if closed.compareAndSet(false, true) then
+      nodes.foreach(_.stop(ClientClosed("the client is closed")))
+      group.cancel()
+      group.waitCompletion()
+      group.unlink()
+
+  override def toString: String =
+    s"MemcachedClient(${config.protocol}, ${nodes.length} node(s): ${nodeStats.mkString("; ")})"
+
+  // ---- internals
+
+  private[memcached] def isClosed: Boolean = closed.get
+
+  private def nowSeconds: Long = System.currentTimeMillis() / 1000
+
+  private def store(
+      mode: StoreMode,
+      key: String,
+      value: Array[Byte],
+      flags: Int,
+      ttl: FiniteDuration,
+      cas: Long,
+      deadline: FiniteDuration
+  )(using Async): StoreResult =
+    Validate.value(value, config.maxValueSize)
+    val t = Validate.ttl(ttl, nowSeconds)
+    keyed(key, deadline)(k => StoreRequest(k, binary, mode, value, flags, t, cas))
+
+  private def arith(
+      increment: Boolean,
+      key: String,
+      delta: Long,
+      initial: Option[Long],
+      ttl: FiniteDuration,
+      deadline: FiniteDuration
+  )(using Async): Option[Long] =
+    Validate.counter("delta", delta)
+    initial.foreach(Validate.counter("initial value", _))
+    val t = Validate.ttl(ttl, nowSeconds)
+    val init = if meta then initial.getOrElse(-1L) else -1L
+    val first = keyed(key, deadline)(k => ArithRequest(k, binary, increment, delta, init, t))
+    (first, initial) match
+      case (None, Some(v)) if !meta =>
+        // classic commands have no initial value: create the counter, or count if we lost a race
+        val text = v.toString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)
+        if store(StoreMode.Add, key, text, 0, ttl, 0L, deadline) == StoreResult.Stored then Some(v)
+        else keyed(key, deadline)(k => ArithRequest(k, binary, increment, delta, -1L, t))
+      case _ => first
+
+  /** Validates `key`, builds the request and runs it on the key's node. */
+  private def keyed[T](key: String, deadline: FiniteDuration)(mk: Array[Byte] => Request[T])(
+      using Async
+  ): T =
+    val nanos = Validate.deadline(deadline)
+    val req = mk(Validate.key(key, binary))
+    run(nodeFor(key), req, nanos, deadline)
+
+  /** Submits `req` to `node` and waits for it until the deadline. */
+  private[memcached] def run[T](node: Node, req: Request[T], nanos: Long, deadline: FiniteDuration)(
+      using async: Async
+  ): T =
+    if closed.get then throw ClientClosed("the client is closed")
+    node.submit(req)
+    val handle = armDeadline(node, req, nanos, deadline)
+    try awaitRequest(req)
+    finally handle.cancel()
+
+  /** Fails `req` with [[Timeout]] after `nanos`, unless it completed first. */
+  private[memcached] def armDeadline(
+      node: Node,
+      req: Request[?],
+      nanos: Long,
+      deadline: FiniteDuration
+  )(using async: Async): weft.runtime.Scheduler.Cancel =
+    val counters = node.counters
+    async.support.scheduler.schedule(
+      nanos,
+      () =>
+        if req.promise.tryComplete(
+            Failure(Timeout(s"${counters.node}: no reply to $req within $deadline"))
+          )
+        then counters.timeouts.incrementAndGet()
+    )
+
+  /** Awaits `req`; a cancelled caller marks it abandoned, so its reply is discarded. */
+  private[memcached] def awaitRequest[T](req: Request[T])(using Async): T =
+    try req.promise.future.await
+    catch
+      case c: CancellationException =>
+        req.promise.tryComplete(Failure(c))
+        throw c
+
+  /** The node of `key` (see [[Cluster.nodeFor]]). */
+  private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)
+
+  /** Runs a request made by `mk` on every node; the first failure is thrown. */
+  private def broadcast[T](deadline: FiniteDuration)(mk: () => Request[T])(using
+      Async
+  ): Map[String, T] =
+    val nanos = Validate.deadline(deadline)
+    if closed.get then throw ClientClosed("the client is closed")
+    val sent = nodes.map: n =>
+      val r = mk()
+      n.submit(r)
+      (n, r, armDeadline(n, r, nanos, deadline))
+    try sent.map((n, r, _) => n.counters.node -> awaitRequest(r)).toMap
+    finally sent.foreach((_, _, h) => h.cancel())
+
+/** Opening clients. */
+object MemcachedClient:
+
+  /** The client as a resource: opened on acquisition, closed (and joined) on release. */
+  def resource(config: MemcachedConfig): Resource[MemcachedClient] =
+    Resource(open(config), _.close())
+
+  /**
+   * Opens a client whose fibers belong to the caller's scope: close it (or use [[resource]]);
+   * at the latest it stops when the scope ends. Waits for each node's first connection attempt
+   * (a node that cannot be reached is down, and reconnected in the background).
+   * @throws InvalidArgument
+   *   for a malformed server address or an unknown host
+   */
+  def open(config: MemcachedConfig)(using async: Async): MemcachedClient =
+    val cluster = Cluster(config)
+    val group = CompletionGroup()
+    group.link(async.group)
+    val client = MemcachedClient(config, cluster, group)
+    val scoped = async.withGroup(group)
+    cluster.nodes.foreach(n => Future(n.supervise())(using scoped))
+    cluster.nodes.foreach(_.awaitFirstAttempt())
+    client

@@ -1,0 +1,162 @@
+package weft.memcached
+
+import java.nio.ByteBuffer
+import java.util.concurrent.ConcurrentLinkedQueue
+import scala.concurrent.duration.*
+import scala.util.Random
+import weft.{Async, Future, await}
+import weft.io.TcpConnection
+import FakeServer.{line, opaque, send}
+import TestSupport.*
+
+/** Replies a real server never sends: garbage, wrong lengths, foreign replies, silence. */
+class FakeServerSuite extends munit.FunSuite:
+
+  private def cfg(fake: FakeServer) =
+    MemcachedConfig(Seq(fake.address), deadline = 2.seconds, livenessTimeout = 300.millis)
+
+  /** Answers every request line with `reply(line)` (which may be null: no answer). */
+  private def answering(reply: String => String | Null): FakeServer.Handler = c =>
+    var l = line(c)
+    while l != null do
+      val r = reply(l.nn)
+      if r != null then send(c, r.nn)
+      l = line(c)
+
+  private def desyncOn(reply: String => String | Null)(using Async): Unit =
+    FakeServer.withFake(answering(reply)): fake =>
+      withClient(cfg(fake)): c =>
+        intercept[ProtocolDesync](c.get("key"))
+        assertEquals(c.nodeStats.head.desyncs, 1L)
+
+  test("garbage: ProtocolDesync, the connection replaced"):
+    Async.blocking:
+      desyncOn(_ => "HELLO WORLD\r\n")
+      desyncOn(_ => "\u0000\u0001\u0002\r\n")
+
+  test("wrong lengths: ProtocolDesync, never a value"):
+    Async.blocking:
+      desyncOn(l => s"VA 2 kkey ${opaque(l)}\r\nhello\r\n")
+      desyncOn(l => s"VA -5 kkey ${opaque(l)}\r\nhello\r\n")
+      desyncOn(l => s"VA 99999999999 kkey ${opaque(l)}\r\nhello\r\n")
+
+  test("a reply for another request: ProtocolDesync, never a value for the wrong key"):
+    Async.blocking:
+      desyncOn(_ => "VA 5 kkey O999999\r\nhello\r\n") // another opaque
+      desyncOn(l => s"VA 5 kother ${opaque(l)}\r\nhello\r\n") // another key
+      desyncOn(l => s"HD ${opaque(l)}\r\n") // another kind
+
+  test("a desync fails every call in flight on the connection, as retriable"):
+    Async.blocking:
+      val twoThenForeign: FakeServer.Handler = c =>
+        line(c)
+        line(c)
+        send(c, "VA 5 kkey O999999\r\nhello\r\n")
+        while line(c) != null do ()
+      FakeServer.withFake(twoThenForeign): fake =>
+        withClient(cfg(fake).copy(livenessTimeout = 30.seconds)): c =>
+          val first = Future(c.get("a"))
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1))
+          val second = Future(c.get("b"))
+          val errors = Seq(first, second).map(f => intercept[ProtocolDesync](f.await))
+          assert(errors.forall(_.retriable))
+          assertEquals(c.nodeStats.head.desyncs, 1L)
+
+  test("replies split into single bytes: all values right"):
+    Async.blocking:
+      val dribble: FakeServer.Handler = c =>
+        var l = line(c)
+        while l != null do
+          val k = l.nn.split(' ')(1)
+          val r = s"VA ${k.length} kk$k ${opaque(l.nn)}\r\n$k\r\n".replace("kk", "k")
+          for ch <- r do c.write(ByteBuffer.wrap(Array(ch.toByte))).await
+          l = line(c)
+      FakeServer.withFake(dribble): fake =>
+        withClient(cfg(fake)): c =>
+          val calls = (0 until 50).map(i => Future(c.get(s"key$i").toOption.map(_.string)))
+          assertEquals(calls.map(_.await), (0 until 50).map(i => Some(s"key$i")))
+
+  test("SERVER_ERROR then close: that call ServerError, the next ConnectionLost"):
+    Async.blocking:
+      val severe: FakeServer.Handler = c =>
+        line(c)
+        line(c)
+        send(c, "SERVER_ERROR out of memory\r\n")
+      FakeServer.withFake(severe): fake =>
+        withClient(cfg(fake)): c =>
+          val first = Future(c.get("a"))
+          Thread.sleep(50)
+          val second = Future(c.get("b"))
+          intercept[ServerError](first.await)
+          intercept[ConnectionLost](second.await)
+
+  test("nothing at all: liveness closes the connection (ConnectionLost), then reconnects"):
+    Async.blocking:
+      FakeServer.withFake(answering(_ => null)): fake =>
+        withClient(cfg(fake).copy(deadline = 20.seconds)): c =>
+          val e = intercept[ConnectionLost](c.get("a"))
+          assert(e.getMessage.contains("liveness"), e.getMessage)
+          assert(awaitUntil(fake.accepted.get >= 2), "no reconnection")
+          // still silent: the next call ends by its deadline (Timeout), or at once if it comes
+          // while the node is between connections (Unavailable)
+          val next = intercept[MemcachedException](c.get("b", deadline = 50.millis))
+          assert(next.isInstanceOf[Timeout] || next.isInstanceOf[Unavailable], next.toString)
+
+  test("property: no invalid key or field ever reaches the socket"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val recording: FakeServer.Handler = c =>
+        var l = line(c)
+        while l != null do
+          val s = l.nn
+          lines.add(s)
+          val p = s.split(' ')
+          p(0) match
+            case "ms" =>
+              c.readExactly(p(2).toInt + 2).await
+              send(c, s"HD ${opaque(s)}\r\n")
+            case "mn" => send(c, "MN\r\n")
+            case "ma" => send(c, s"NF ${opaque(s)}\r\n")
+            case "md" => send(c, s"NF ${opaque(s)}\r\n")
+            case _ =>
+              if s.contains(" q ") || s.endsWith(" q") then () else send(c, s"EN ${opaque(s)}\r\n")
+          l = line(c)
+      FakeServer.withFake(recording): fake =>
+        withClient(cfg(fake)): c =>
+          val rnd = Random(4)
+          val good = "abcxyz0189é:_-/"
+          val bad = " \r\n\t\u0000\u007f\u0001"
+          def char() =
+            if rnd.nextInt(30) == 0 then bad(rnd.nextInt(bad.length))
+            else good(rnd.nextInt(good.length))
+          var refused = 0
+          for i <- 0 until 3000 do
+            val key =
+              if i % 7 == 0 then "a\r\nflush_all"
+              else String(Array.fill(rnd.nextInt(12) + (if i % 11 == 0 then 245 else 0))(char()))
+            try
+              i % 6 match
+                case 0 => c.get(key)
+                case 1 => c.set(key, b("v"), ttl = rnd.nextInt(100).seconds)
+                case 2 => c.delete(key)
+                case 3 => c.incr(key, rnd.nextLong(), Some(rnd.nextLong()))
+                case 4 => c.touch(key, (rnd.nextInt(200) - 100).seconds)
+                case _ => c.getMulti(Seq(key, "fine"))
+            catch case _: InvalidKey | _: InvalidArgument => refused += 1
+          assert(refused > 500 && refused < 2500, s"$refused refused")
+          import scala.jdk.CollectionConverters.*
+          val all = lines.asScala.toSeq
+          assert(all.size > 1000, s"${all.size} lines")
+          for l <- all do
+            assert(l.forall(ch => ch >= 0x20 && ch != 0x7f), l)
+            val p = l.split(' ')
+            if p(0) != "mn" then
+              val k = p(1).getBytes("UTF-8")
+              assert(k.length >= 1 && k.length <= 250 && k.forall(x => (x & 0xff) > 0x20), l)
+              assert(
+                p.drop(2).forall(t =>
+                  t.nonEmpty && !t.startsWith("-") && !t.drop(1).startsWith("-")
+                ),
+                l
+              )
+          assertEquals(c.nodeStats.head.desyncs, 0L)

@@ -1,0 +1,43 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import weft.{Async, Future, await}
+import TestSupport.*
+
+/**
+ * Large multigets complete: the chunks are written while the replies are read, so full socket
+ * buffers never stall them.
+ */
+class MultiGetSuite extends munit.FunSuite:
+
+  private def fill(c: MemcachedClient, keys: IndexedSeq[String], value: String => Array[Byte])(
+      using Async
+  ): Unit =
+    val writers = keys.grouped(keys.size / 16 + 1).toSeq.map: part =>
+      Future(part.foreach(k => assertEquals(c.set(k, value(k)), StoreResult.Stored)))
+    writers.foreach(_.await)
+
+  test("50,000 keys in one multiget: every value, nothing else"):
+    MemcachedServer.withServer("-m", "256"): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(Seq(server.address), deadline = 20.seconds)): c =>
+          val keys = (0 until 50_000).map(i => s"key:$i")
+          fill(c, keys.filter(_.hashCode % 5 != 0), k => b(s"value-of-$k"))
+          val r = c.getMulti(keys)
+          assertEquals(r.failures, Map.empty)
+          val expected = keys.filter(_.hashCode % 5 != 0)
+          assertEquals(r.hits.size, expected.size)
+          assert(expected.forall(k => r.hits(k).string == s"value-of-$k"))
+          assertEquals(c.nodeStats.head.desyncs, 0L)
+
+  test("200 values of 100 KiB in one multiget"):
+    MemcachedServer.withServer("-m", "256"): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(Seq(server.address), deadline = 20.seconds)): c =>
+          val keys = (0 until 200).map(i => s"big:$i")
+          def value(k: String) = Array.tabulate[Byte](100 * 1024)(i => (i * 31 + k.hashCode).toByte)
+          fill(c, keys, value)
+          val r = c.getMulti(keys)
+          assertEquals(r.failures, Map.empty)
+          assertEquals(r.hits.size, 200)
+          assert(keys.forall(k => r.hits(k).value.sameElements(value(k))))

@@ -1,0 +1,41 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import scala.util.Random
+import weft.{Async, Future, await}
+import TestSupport.*
+
+/** Many callers share one pipelined connection: every reply reaches its own caller. */
+class PipelineSuite extends munit.FunSuite:
+
+  test("64 callers x 10,000 random ops on one connection: 0 mismatches, 0 stale reads"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(Seq(server.address), deadline = 20.seconds)): c =>
+          val tally = Tally()
+          val callers = (0 until 64).map: w =>
+            Future:
+              val rnd = Random(w)
+              val last = scala.collection.mutable.HashMap[String, String]()
+              for i <- 0 until 10_000 do
+                val own = s"own-$w-${rnd.nextInt(50)}"
+                val shared = s"shared-${rnd.nextInt(100)}"
+                rnd.nextInt(4) match
+                  case 0 =>
+                    val v = s"$own|$w|$i"
+                    tally.count(c.set(own, b(v)))(_ == StoreResult.Stored)
+                    last(own) = v
+                  case 1 =>
+                    // a read never returns anything but the last acknowledged write
+                    tally.count(c.get(own))(r => r.toOption.map(_.string) == last.get(own))
+                  case 2 => tally.count(c.set(shared, b(s"$shared|$w|$i")))(_ == StoreResult.Stored)
+                  case _ =>
+                    tally.count(c.get(shared))(r =>
+                      r.toOption.forall(_.string.startsWith(shared + "|"))
+                    )
+          callers.foreach(_.await)
+          assertEquals(tally.wrong.get, 0L, tally.toString)
+          assertEquals(tally.ok.get, 640_000L, tally.toString)
+          val s = c.nodeStats.head
+          assertEquals((s.inFlight, s.queued, s.reconnects, s.desyncs), (0, 0, 0L, 0L))
+          assertEquals(server.stat("curr_connections").toInt - 1, 1) // the client's one connection
