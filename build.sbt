@@ -60,7 +60,10 @@ lazy val core = (project in file("core"))
   .settings(testSettings)
   .settings(
     name := "weft-core",
-    libraryDependencies += "org.jetbrains.kotlinx" % "lincheck-jvm" % Versions.lincheck % Test,
+    libraryDependencies ++= Seq(
+      "org.jetbrains.kotlinx" % "lincheck-jvm" % Versions.lincheck % Test,
+      "com.tngtech.archunit" % "archunit" % Versions.archunit % Test
+    ),
     // lincheck 2.39 brings ASM 9.6, which cannot read JDK 25 class files; 9.8 can.
     dependencyOverrides ++= Seq("asm", "asm-commons", "asm-util", "asm-tree", "asm-analysis")
       .map(a => "org.ow2.asm" % a % "9.8")

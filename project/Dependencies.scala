@@ -13,6 +13,7 @@ object Versions {
   val scalaAsync = "1.0.1"
   val jctools = "4.0.7"
   val lincheck = "2.39"
+  val archunit = "1.5.0"
   val jcstress = "0.16"
   val spymemcached = "2.12.3"
   val xmemcached = "2.4.9"

@@ -18,7 +18,7 @@ import weft.runtime.{AsyncSupport, Fiber}
     "`Async.blocking { ... }`, call it from inside a `Future { ... }`, or add `(using Async)` " +
     "to the enclosing method."
 )
-trait Async:
+sealed trait Async:
 
   /**
    * Suspends until `src` offers a value, and returns it.
@@ -35,6 +35,15 @@ trait Async:
 
   /** The runtime support that starts fibers and schedules timers. */
   def support: AsyncSupport
+
+  /** Whether the scope (or the future) this context belongs to has been cancelled. */
+  private[weft] def cancellationPending: Boolean
+
+  /** Waits until a case of `sel` fires (see [[Selector]]). */
+  private[weft] def awaitSelect(sel: Selector): Unit
+
+  /** The runner whose body runs on the calling fiber (see `uninterruptible`), or `null`. */
+  private[weft] def runnerOnCurrentFiber: Runner | Null
 
 /** Entry points and combinators of direct-style concurrency. */
 object Async:
@@ -115,26 +124,9 @@ object Async:
    */
   def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
     require(cases.nonEmpty, "Async.select needs at least one case")
-    async match
-      case j: JvmAsync =>
-        val sel = Selector(cases)
-        j.awaitSelect(sel)
-        sel.fire[R]()
-      case _ => raceSelect(cases)
-
-  /** `select` for an `Async` of another kind: through a [[RaceSource]] of mapped sources. */
-  private def raceSelect[R](cases: Seq[SelectCase[?, R]])(using async: Async): R =
-    val n = cases.length
-    val indexed = new Array[Source[(Int, Any)]](n)
-    var i = 0
-    while i < n do
-      val k = i
-      indexed(k) = cases(k).source.map(v => (k, v))
-      i += 1
-    val (won, v) = async.await(
-      RaceSource[(Int, Any)](scala.collection.immutable.ArraySeq.unsafeWrapArray(indexed))
-    )
-    cases(won).asInstanceOf[SelectCase[Any, R]].handler(v)
+    val sel = Selector(cases)
+    async.awaitSelect(sel)
+    sel.fire[R]()
 
 /** Awaiting sources with extension syntax. */
 extension [T](src: Source[T])
@@ -156,11 +148,9 @@ extension [T](src: Source[Try[T]])
  * fiber, also when it is reached through another fiber's context (a by-name argument evaluated
  * inside a child future).
  */
-def uninterruptible[T](body: => T)(using async: Async): T = async match
-  case j: JvmAsync =>
-    val r = j.runnerOnCurrentFiber
-    if r != null then r.uninterruptibly(body) else body
-  case _ => body
+def uninterruptible[T](body: => T)(using async: Async): T =
+  val r = async.runnerOnCurrentFiber
+  if r != null then r.uninterruptibly(body) else body
 
 /**
  * The JVM `Async`: awaiting parks the virtual thread until the source completes a [[Waiter]].
@@ -169,7 +159,7 @@ def uninterruptible[T](body: => T)(using async: Async): T = async match
  */
 private[weft] final class JvmAsync(
     val group: CompletionGroup,
-    val runner: RunnableFuture[?] | Null,
+    val runner: Runner | Null,
     val support: AsyncSupport
 ) extends Async:
 
@@ -184,9 +174,9 @@ private[weft] final class JvmAsync(
    * (rare, and bounded by the scope's tree). `null` if none: the block then defers nothing.
    * `CancellationSuite`, "uninterruptible through a by-name helper", re-checks it.
    */
-  private[weft] def runnerOnCurrentFiber: RunnableFuture[?] | Null =
+  private[weft] def runnerOnCurrentFiber: Runner | Null =
     val r = runner
-    if r != null && r.runsOnCurrentFiber then r else RunnableFuture.onCurrentFiberIn(group)
+    if r != null && r.runsOnCurrentFiber then r else Runner.onCurrentFiberIn(group)
 
   /** Whether the scope (or the future) this context belongs to has been cancelled. */
   private[weft] def cancellationPending: Boolean =
@@ -195,9 +185,8 @@ private[weft] final class JvmAsync(
     else r.cancellationPending || (group.isCancelled && !r.inUninterruptible)
 
   def await[T](src: Source[T]): T =
-    src match
-      case f: CoreFuture[?] if f.isDone => f.resultNow.asInstanceOf[T]
-      case _                            => suspend(src)
+    val ready = src.readyValue
+    if ready != null then ready.asInstanceOf[T] else suspend(src)
 
   /**
    * The slow path of [[await]]: register a [[JvmAsync.Waiter]] and park until completed. Kept

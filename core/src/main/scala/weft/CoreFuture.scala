@@ -34,6 +34,14 @@ private[weft] class CoreFuture[T] extends Future[T]:
 
   @volatile private var state: AnyRef | Null = uninitialized
 
+  /** A future completes each listener alone (see [[Source.completesUnpaired]]). */
+  override private[weft] final def completesUnpaired: Boolean = true
+
+  /** The result once done (a `Try`, never `null`), else `null`. */
+  override private[weft] final def readyValue: AnyRef | Null = state match
+    case r: Try[?] => r
+    case _         => null
+
   /** Whether the future has a result. */
   final def isDone: Boolean = state.isInstanceOf[Try[?]]
 

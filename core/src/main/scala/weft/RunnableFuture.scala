@@ -25,10 +25,13 @@ import weft.runtime.Fiber
  */
 private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
     extends CoreFuture[T],
+      Runner,
       Runnable:
   import RunnableFuture.*
 
-  private[weft] val children = CompletionGroup()
+  private val children = CompletionGroup()
+
+  def childScope: CompletionGroup = children
   @volatile private var fiber: Fiber | Null = uninitialized
   @volatile private var cancelState: Int = uninitialized
 
@@ -38,7 +41,7 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
     f == null || f.nn.isAlive
 
   /** Whether this future's body runs on the calling fiber. */
-  private[weft] def runsOnCurrentFiber: Boolean =
+  def runsOnCurrentFiber: Boolean =
     val f = fiber
     f != null && f.nn.isCurrent
 
@@ -113,23 +116,6 @@ private[weft] object RunnableFuture:
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())
       .findVarHandle(classOf[RunnableFuture[?]], "cancelState", classOf[Int])
-
-  /**
-   * The future, started under `group` or below it (depth first through the children of its
-   * futures and through nested scopes), whose body runs on the calling fiber; `null` if none.
-   */
-  def onCurrentFiberIn(group: CompletionGroup): RunnableFuture[?] | Null =
-    val members = group.memberSnapshot
-    var i = 0
-    while i < members.length do
-      val found = members(i) match
-        case f: RunnableFuture[?] =>
-          if f.runsOnCurrentFiber then f else onCurrentFiberIn(f.children)
-        case g: CompletionGroup => onCurrentFiberIn(g)
-        case _                  => null
-      if found != null then return found
-      i += 1
-    null
 
   /** Creates the future, links it to `async`'s group, and starts its fiber. */
   def start[T](body: Async ?=> T, async: Async): RunnableFuture[T] =

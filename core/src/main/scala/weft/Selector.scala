@@ -1,6 +1,5 @@
 package weft
 
-import weft.channels.ChannelSide
 import weft.runtime.Fiber
 
 /**
@@ -75,8 +74,8 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     while i < n && !isDone do
       val s = cases(i).source
       s match
-        case c: ChannelSide if inCells && c.cellSelectable =>
-          val t = c.selectInCell(listeners(i))
+        case c: SelectClause if inCells && c.parksInCell =>
+          val t = c.parkCase(listeners(i))
           if t != null then
             if cells == null then cells = new Array[AnyRef | Null](n)
             cells.nn(i) = t
@@ -98,26 +97,26 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     if cs != null && !isDone then
       var i = 0
       while cs.nn(i) == null do i += 1
-      cases(i).source.asInstanceOf[ChannelSide].spinBeforePark(this)
+      cases(i).source.asInstanceOf[SelectClause].spinBeforePark(isDone)
 
   /**
-   * Whether the cases may park in channel cells: each is a channel side or a future, and no
-   * channel is both read and sent to (see the class comment).
+   * Whether the cases may park in cells: each is a [[SelectClause]] or completes its listeners
+   * unpaired (a future), and no target is both read and sent to (see the class comment).
    */
   private def cellEligible(): Boolean =
     var i = 0
     while i < n do
       cases(i).source match
-        case c: ChannelSide =>
+        case c: SelectClause =>
           var j = i + 1
           while j < n do
             cases(j).source match
-              case d: ChannelSide if d.channelOf eq c.channelOf =>
-                if c.cellSelectable != d.cellSelectable then return false
+              case d: SelectClause if d.clauseTarget eq c.clauseTarget =>
+                if c.parksInCell != d.parksInCell then return false
               case _ => ()
             j += 1
-        case _: Future[?] => ()
-        case _            => return false
+        case s if s.completesUnpaired => ()
+        case _                        => return false
       i += 1
     true
 
@@ -126,8 +125,8 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
     val cs = cells
     val t = if cs == null then null else cs.nn(i)
     cases(i).source match
-      case c: ChannelSide if t != null => c.dropCell(t.nn)
-      case s                           => s.asInstanceOf[Source[Any]].dropListener(listeners(i))
+      case c: SelectClause if t != null => c.withdrawCase(t.nn)
+      case s                            => s.asInstanceOf[Source[Any]].dropListener(listeners(i))
 
   /**
    * Breaks the cells of the cases parked in cells, but case `except`'s (after the select fired or
@@ -139,7 +138,8 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
       var i = 0
       while i < n do
         val t = cs.nn(i)
-        if t != null && i != except then cases(i).source.asInstanceOf[ChannelSide].dropCell(t.nn)
+        if t != null && i != except then
+          cases(i).source.asInstanceOf[SelectClause].withdrawCase(t.nn)
         i += 1
 
   /**

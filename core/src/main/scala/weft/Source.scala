@@ -33,6 +33,20 @@ trait Source[+T]:
    */
   def dropListener(k: Listener[T]): Unit
 
+  /**
+   * Whether this source completes a listener holding that listener's lock alone, never paired
+   * with another listener's lock (a future does; a channel pairs a reader with a sender). A
+   * select whose other cases park in channel cells may contain such a source (see `Selector`).
+   */
+  private[weft] def completesUnpaired: Boolean = false
+
+  /**
+   * The value this source would offer every listener now, if it is final and cannot be
+   * declined (a completed future's result), else `null`: awaiting it then reads it with no
+   * listener and no allocation. Sources whose values are taken (a channel) return `null`.
+   */
+  private[weft] def readyValue: AnyRef | Null = null
+
   /** The ready value, if any, taken now; `None` if not ready. Never blocks. */
   def poll(): Option[T] =
     var result: Option[T] = None

@@ -6,9 +6,7 @@ import java.util.concurrent.CancellationException
 private[weft] object Cancellation:
 
   /** Whether the scope (or future) that `async` belongs to has been cancelled. */
-  def pending(using async: Async): Boolean = async match
-    case j: JvmAsync => j.cancellationPending
-    case _           => false
+  def pending(using async: Async): Boolean = async.cancellationPending
 
   /** Throws a `CancellationException` if [[pending]]. */
   def check(what: String)(using Async): Unit =

@@ -83,20 +83,6 @@ class RaceSuite extends munit.FunSuite:
         Async.select(Future.now(Success(1)) ~~> (_.get + 1), Promise[Int]().future ~~> (_ => 0))
       assertEquals(r, 2)
 
-  test("select under an Async of another kind (a delegating one) fires exactly one case"):
-    Async.blocking:
-      val outer = summon[Async]
-      val delegating = new Async:
-        def await[T](src: Source[T]): T = outer.await(src)
-        def group: CompletionGroup = outer.group
-        def withGroup(g: CompletionGroup): Async = outer.withGroup(g)
-        def support = outer.support
-      val a = Promise[Int]()
-      val b = Future { Thread.sleep(10); 2 }
-      val r = Async.select(a.future ~~> (_ => "a"), b ~~> (v => s"b${v.get}"))(using delegating)
-      assertEquals(r, "b2")
-      assertNoListeners(Seq(a.future))
-
   test("stress: many racers share sources; exactly one winner each; nothing left registered"):
     val racers = 64
     val rounds = 200

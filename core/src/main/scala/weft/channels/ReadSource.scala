@@ -20,15 +20,15 @@ import weft.runtime.Fiber
  */
 private[channels] final class ReadSource[T](ch: CellChannel[T])
     extends Source[Try[T]],
-      ChannelSide:
+      weft.SelectClause:
   private val watchers = AtomicReference[List[Watch[T]]](Nil)
 
-  private[weft] def channelOf: AnyRef = ch
-  private[weft] def cellSelectable: Boolean = ch.rendezvous
-  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
+  def clauseTarget: AnyRef = ch
+  def parksInCell: Boolean = ch.rendezvous
+  def parkCase(k: Listener[Any]): AnyRef | Null =
     SelectCells.register(ch, this, k.asInstanceOf[Listener[Try[Any]]])
-  private[weft] def dropCell(token: AnyRef): Unit = SelectCells.drop(token)
-  private[weft] def spinBeforePark(sel: weft.Selector): Unit = ch.spin.beforePark(sel.isDone)
+  def withdrawCase(token: AnyRef): Unit = SelectCells.drop(token)
+  def spinBeforePark(done: => Boolean): Unit = ch.spin.beforePark(done)
 
   /** Whether any listener waits in the watch list. */
   inline def watching: Boolean = watchers.get() ne Nil

@@ -7,33 +7,6 @@ import weft.channels.Cells.*
 import weft.channels.CellChannel.{closedFailure, index}
 
 /**
- * A channel side a `select` case can name: lets [[weft.Selector]] tell which cases may wait in a
- * rendezvous cell (see [[SelectCells]]).
- */
-private[weft] trait ChannelSide:
-  /** The channel this source reads from or sends to (identity only). */
-  private[weft] def channelOf: AnyRef
-
-  /** Whether this is the read side of a rendezvous channel, able to park a select in a cell. */
-  private[weft] def cellSelectable: Boolean
-
-  /**
-   * Parks select case `k` in a cell of the channel, or completes it at once (see
-   * [[SelectCells.register]]); the registration to [[dropCell]] later, or `null`.
-   */
-  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null
-
-  /** Withdraws a registration of [[selectInCell]] whose select is over (idempotent). */
-  private[weft] def dropCell(token: AnyRef): Unit
-
-  /**
-   * Spins before select `sel`, with a case parked in a cell of this channel, parks its fiber:
-   * as the channel's [[SpinPolicy]] allows (shared with its blocking waiters), until `sel` is
-   * done, and scores the spin there.
-   */
-  private[weft] def spinBeforePark(sel: weft.Selector): Unit
-
-/**
  * A case of a select parked in a rendezvous cell: the cell state that the sender of this cell
  * completes with one lock acquisition (the select's) and one CAS.
  *

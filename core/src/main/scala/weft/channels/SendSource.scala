@@ -15,15 +15,15 @@ import weft.channels.CellChannel.{index, isClosed, moveForward}
  */
 private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
     extends Source[Try[Unit]],
-      ChannelSide:
+      weft.SelectClause:
   private val waiting = ConcurrentHashMap[Listener[Try[Unit]], Sender]()
 
-  private[weft] def channelOf: AnyRef = ch
-  private[weft] def cellSelectable: Boolean = false
-  private[weft] def selectInCell(k: Listener[Any]): AnyRef | Null =
+  def clauseTarget: AnyRef = ch
+  def parksInCell: Boolean = false
+  def parkCase(k: Listener[Any]): AnyRef | Null =
     throw UnsupportedOperationException("a send case never parks in a read cell")
-  private[weft] def dropCell(token: AnyRef): Unit = ()
-  private[weft] def spinBeforePark(sel: weft.Selector): Unit = ()
+  def withdrawCase(token: AnyRef): Unit = ()
+  def spinBeforePark(done: => Boolean): Unit = ()
 
   def onComplete(k: Listener[Try[Unit]]): Unit =
     if !poll(k) then
