@@ -36,6 +36,19 @@ class ScopeInvariantsSuite extends munit.FunSuite, InvariantChecks:
     assertEquals(threads.size, 2)
     assertEquals(threads.asScala.filter(_.isAlive).toList, Nil, "a future outlived its scope")
 
+  test("cancelling a group cancels its current members at once"):
+    val g = CompletionGroup()
+    val members = Vector.fill(3)(Promise[Int]())
+    members.foreach(_.future.link(g))
+    g.cancel()
+    members.foreach: p =>
+      val r = p.future.poll()
+      assert(
+        r.exists(_.failed.toOption.exists(_.isInstanceOf[CancellationException])),
+        s"a member of a cancelled group is not cancelled: $r"
+      )
+      p.future.unlink()
+
   test("Async.group cancels the futures still running when its body ends"):
     val threads = ConcurrentLinkedQueue[Thread]()
     holdsWithin(10, "Async.group cancels its group when its body ends"):
