@@ -7,10 +7,11 @@ import weft.runtime.{AsyncSupport, Fiber, Scheduler}
 
 /**
  * The scope invariants, each forced by latches rather than left to timing: a scope entered from
- * a virtual thread cancels what is still running; a scope's join waits for the threads of
- * members that left the group but have not terminated yet; `Async.group` cancels its futures
- * when its body ends; `cancel()` cancels a future's children at once, while the future itself is
- * still running. A broken invariant fails within seconds and says which.
+ * a virtual thread cancels what is still running; cancelling a group cancels its members at
+ * once; `Async.group` cancels its futures when its body ends; `cancel()` cancels a future's
+ * children at once, while the future itself is still running; a scope's join waits for the
+ * threads of members that left the group but have not terminated yet. A broken invariant fails
+ * within seconds and says which.
  */
 class ScopeInvariantsSuite extends munit.FunSuite, InvariantChecks:
 
