@@ -21,7 +21,8 @@ class LayersSuite extends munit.FunSuite:
       "OriginalSource",
       "RaceSource",
       "SelectCase",
-      "race"
+      "race",
+      "select"
     ),
     "async" -> Set(
       "Async",
@@ -39,7 +40,8 @@ class LayersSuite extends munit.FunSuite:
       "CoreFutures",
       "RunnableFuture",
       "Promise",
-      "futureOps"
+      "futureOps",
+      "PlatformWait"
     ),
     "time and resources" -> Set(
       "Timer",
@@ -60,14 +62,13 @@ class LayersSuite extends munit.FunSuite:
 
   /**
    * Upward references kept for now, each with its reason: `Async.blocking` starts its body as a
-   * runnable future and waits for it from a platform thread; the scope-entry design that
-   * removes this (the body on the calling thread, or a runner of the async layer's own) is
-   * decided with the scope-entry fast path.
+   * runnable future and waits for it from a platform thread (`PlatformWait`); the scope-entry
+   * design that removes this (the body on the calling thread, or a runner of the async layer's
+   * own) is decided with the scope-entry fast path.
    */
   val knownUpward: Set[(String, String)] = Set(
     "Async" -> "RunnableFuture",
-    "JvmAsync" -> "RunnableFuture",
-    "JvmAsync" -> "CoreFuture"
+    "Async" -> "PlatformWait"
   )
 
   /** The top-level name of a class of package `weft` or below (`Async$package$` -> `Async`). */
