@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
  * it can no longer complete it, or, if the source had locked it first, the awaiter keeps the
  * value. Either way no value is handed to nobody.
  */
-class AwaitAbandonSuite extends munit.FunSuite, weft.channels.StressChecks:
+class AwaitAbandonSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   /**
    * A source that keeps the last listener registered and never forgets it on `dropListener`,

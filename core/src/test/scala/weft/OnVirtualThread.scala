@@ -1,6 +1,6 @@
 package weft
 
-import weft.channels.StressChecks
+import weft.testing.StressChecks
 
 /**
  * Runs every test of the suite it is mixed into on a fresh virtual thread instead of munit's

@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.atomic.AtomicReference
 import scala.util.{Success, Try}
+import weft.testing.{ControlledSource, InvariantChecks}
 
 /**
  * The life of a race's listener on its sources. A race can be won while it is still registering

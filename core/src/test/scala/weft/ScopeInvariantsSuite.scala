@@ -4,6 +4,7 @@ import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, Count
 import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters.*
 import weft.runtime.{AsyncSupport, Fiber, Scheduler}
+import weft.testing.InvariantChecks
 
 /**
  * The scope invariants, each forced by latches rather than left to timing: a scope entered from

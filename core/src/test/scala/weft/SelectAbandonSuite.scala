@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Random, Success}
 import weft.channels.{BufferedChannel, UnboundedChannel}
+import weft.testing.{ControlledSource, InvariantChecks}
 
 /**
  * A select whose caller is cancelled while it waits is abandoned: its shared lock is retired, so

@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch}
 import scala.jdk.CollectionConverters.*
+import weft.testing.InvariantChecks
 
 /**
  * An interrupt never lands inside an `uninterruptible` block: a future cancelled (and so

@@ -2,6 +2,7 @@ package weft.channels
 
 import scala.util.{Failure, Success, Try}
 import weft.*
+import weft.testing.TimeTesting
 
 /** Seed 002, "ChannelMultiplexer", sentence by sentence. */
 class ChannelMultiplexerSuite extends munit.FunSuite:
@@ -64,7 +65,7 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       val runner = Future(mux.run())
       pub.send(1) // taken by the multiplexer, which now delivers it to `stuck`
       mux.close()
-      weft.time.TimeTesting.awaitCondition("run() ended after close()", 10_000)(
+      weft.testing.TimeTesting.awaitCondition("run() ended after close()", 10_000)(
         runner.poll().isDefined
       )
       assertEquals(runner.poll(), Some(Success(())))

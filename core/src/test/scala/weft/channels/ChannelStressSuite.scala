@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters.*
 import scala.util.{Random, Success}
 import weft.*
+import weft.testing.StressChecks
 
 /**
  * Several producers and consumers on each kind, with random cancellation of blocked senders and

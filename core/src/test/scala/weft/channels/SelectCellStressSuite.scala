@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Random, Success, Try}
 import weft.*
+import weft.testing.StressChecks
 
 /**
  * Selecting readers over two and three rendezvous channels (their cases parked in cells), fed by

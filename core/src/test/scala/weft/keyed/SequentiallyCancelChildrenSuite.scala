@@ -2,6 +2,7 @@ package weft.keyed
 
 import java.util.concurrent.{CancellationException, CountDownLatch}
 import weft.*
+import weft.testing.InvariantChecks
 
 /**
  * Cancelling a running keyed task cancels the futures its body started at once, within

@@ -4,7 +4,8 @@ import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 import scala.util.{Failure, Success}
 import weft.{Async, Future, Promise, Resource, await, uninterruptible}
-import weft.time.TimeTesting.awaitCondition
+import weft.testing.TimeTesting.awaitCondition
+import weft.testing.TimeTesting
 
 /** Failures stay with their own task; cancellation of pending and running tasks. */
 class SequentiallyCancelSuite extends munit.FunSuite:

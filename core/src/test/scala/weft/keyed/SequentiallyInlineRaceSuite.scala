@@ -2,6 +2,7 @@ package weft.keyed
 
 import java.util.concurrent.atomic.AtomicInteger
 import weft.*
+import weft.testing.InvariantChecks
 
 /**
  * Two `run`s of an idle key started at the same instant: both see the key idle, but only the one

@@ -3,6 +3,7 @@ package weft.keyed
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.AtomicBoolean
 import weft.*
+import weft.testing.InvariantChecks
 
 /**
  * A caller of `Sequentially.run` whose fiber is interrupted (not cancelled) while its task waits

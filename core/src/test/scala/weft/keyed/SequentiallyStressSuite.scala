@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters.*
 import scala.util.{Random, Success}
 import weft.{Async, Future, await}
-import weft.channels.StressChecks
+import weft.testing.StressChecks
 
 /** Randomised stress: submit, run and cancel mixed from several fibers over a set of keys. */
 class SequentiallyStressSuite extends munit.FunSuite, StressChecks:

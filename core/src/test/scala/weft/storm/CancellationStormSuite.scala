@@ -7,14 +7,15 @@ import scala.util.Success
 import weft.*
 import weft.channels.{BufferedChannel, SyncChannel}
 import weft.keyed.Sequentially
-import Storm.Outcome
+import weft.testing.Storm
+import weft.testing.Storm.Outcome
 
 /**
  * Random cancels and timeouts around every blocking operation (ADR 0006): permits conserved,
  * resources released exactly once, values conserved exactly, listeners, timers and threads
  * back to zero, every call completed exactly once. `Storm.ops` calls per storm.
  */
-class CancellationStormSuite extends munit.FunSuite, weft.channels.StressChecks:
+class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   override val munitTimeout = 5.minutes
 

@@ -4,7 +4,7 @@ import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.jdk.CollectionConverters.*
 import weft.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** Resource: exactly-once release in reverse order, on success, failure and cancellation. */
 class ResourceSuite extends munit.FunSuite:

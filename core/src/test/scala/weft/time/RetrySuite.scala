@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import weft.*
 import weft.Retry.{Delay, Jitter}
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** Retry policies and retry: exact attempt counts, delays, jitter bounds, bad input. */
 class RetrySuite extends munit.FunSuite:

@@ -5,10 +5,10 @@ import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.ConcurrentLinkedQueue
 import scala.jdk.CollectionConverters.*
 import weft.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** Semaphore: permits, guards, fairness, acquisition as a select case, and no lost permits. */
-class SemaphoreSuite extends munit.FunSuite, weft.channels.StressChecks:
+class SemaphoreSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   test("acquire takes a permit and closing the guard returns it, once"):
     val s = Semaphore(2)

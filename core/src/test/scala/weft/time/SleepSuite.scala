@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import scala.util.Failure
 import weft.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** sleep: lower bounds, cancellation that frees the timer, and no thread per sleeper. */
 class SleepSuite extends munit.FunSuite:

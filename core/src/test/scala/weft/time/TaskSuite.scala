@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Failure, Success}
 import weft.*
 import weft.TaskSchedule.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /**
  * Task and TaskSchedule: exact repetition counts, the value each schedule ends with, lower bounds

@@ -4,10 +4,10 @@ import java.util.concurrent.{CancellationException, TimeoutException}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 import scala.concurrent.duration.*
 import weft.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** withTimeout / withTimeoutOption: values, timeouts that cancel the body's scope, errors. */
-class TimeoutSuite extends munit.FunSuite, weft.channels.StressChecks:
+class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   test("a body that finishes in time gives its value"):
     Async.blocking:

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.DurationInt
 import weft.*
 import weft.runtime.Scheduler
+import weft.testing.InvariantChecks
 
 /**
  * A `StartableTimer` cancelled while `start()` is scheduling it: `cancel` finds no handle yet,

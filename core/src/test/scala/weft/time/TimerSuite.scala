@@ -3,7 +3,7 @@ package weft.time
 import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import weft.*
-import TimeTesting.*
+import weft.testing.TimeTesting.*
 
 /** Timer and StartableTimer: ringing, starting, cancelling, racing, and no thread per timer. */
 class TimerSuite extends munit.FunSuite:

@@ -17,6 +17,7 @@ import java.nio.file.{
 import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success}
 import weft.{Async, Future, await}
+import weft.testing.OpenFds
 
 /** `File` and `PIOHelper.withFile` on real files in a temporary directory. */
 class FileSuite extends munit.FunSuite:

@@ -5,13 +5,14 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.atomic.AtomicLong
 import scala.concurrent.duration.*
 import weft.*
-import weft.storm.Storm
+import weft.testing.Storm
+import weft.testing.OpenFds
 
 /**
  * The cancellation storm of `CancellationStormSuite`, around io reads: file reads and TCP reads
  * given up at random moments complete exactly once, and leave no file descriptor open.
  */
-class IoStormSuite extends munit.FunSuite, weft.channels.StressChecks:
+class IoStormSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   override val munitTimeout = 5.minutes
 

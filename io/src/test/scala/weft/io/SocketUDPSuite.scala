@@ -6,6 +6,7 @@ import java.nio.channels.ClosedChannelException
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.CancellationException
 import weft.{Async, Future, await}
+import weft.testing.OpenFds
 
 /** `SocketUDP` and `PIOHelper.withSocketUDP` against an echo server on 127.0.0.1. */
 class SocketUDPSuite extends munit.FunSuite:

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.CancellationException
 import scala.concurrent.duration.*
 import weft.{Async, Future, await}
+import weft.testing.OpenFds
 
 /** `TcpConnection`, `TcpServer` and the TCP helpers against servers on 127.0.0.1. */
 class TcpSuite extends munit.FunSuite:

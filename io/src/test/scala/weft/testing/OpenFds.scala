@@ -1,4 +1,4 @@
-package weft.io
+package weft.testing
 
 /**
  * Counts this process's open file descriptors (the entries of `/proc/self/fd`), to check that

@@ -1,6 +1,6 @@
-package weft
+package weft.testing
 
-import weft.channels.StressChecks
+import weft.{Listener, Source}
 
 /**
  * What the invariant suites share: a deadline that names the invariant a hang breaks, so that a

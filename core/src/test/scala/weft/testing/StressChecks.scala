@@ -1,4 +1,4 @@
-package weft.channels
+package weft.testing
 
 import java.util.concurrent.ConcurrentLinkedQueue
 import scala.jdk.CollectionConverters.*

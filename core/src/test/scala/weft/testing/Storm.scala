@@ -1,4 +1,4 @@
-package weft.storm
+package weft.testing
 
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}

@@ -1,4 +1,4 @@
-package weft.time
+package weft.testing
 
 import java.lang.management.ManagementFactory
 import weft.runtime.AsyncSupport
