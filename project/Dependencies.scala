@@ -14,7 +14,6 @@ object Versions {
   val jctools = "4.0.7"
   val lincheck = "2.39"
   val archunit = "1.5.0"
-  val jcstress = "0.16"
   val spymemcached = "2.12.3"
   val xmemcached = "2.4.9"
   val folsom = "1.21.0"
