@@ -37,7 +37,9 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
     names.map { c =>
       val base = Row(w.id, c, 1, None, None, w.unit, w.higherIsBetter, params)
       scores.get(c) match
-        case Some((score, error)) => base.copy(score = Some(score), error = error)
+        case Some((score, error)) =>
+          val interval = Interval.ofError(score, error, Interval.Level)
+          base.copy(score = Some(score), error = error, interval = Some(interval))
         case None => base.copy(failure =
             Some((problem.toSeq :+ s"no score from the harness (see logs/${log.getName})").mkString(
               "; "

@@ -82,7 +82,7 @@ object Main:
       benchmarkJvmArgs = jmh.allBenchmarkJvmArgs
     )
     write(File(out, "results.json"), ujson.write(ujson.Arr.from(records.map(_.raw)), indent = 2))
-    write(File(out, "summary.json"), SummaryJson.render(rows))
+    write(File(out, "summary.json"), SummaryJson.render(rows, workloads))
     for w <- workloads if rows.exists(_.workload == w.id) do
       Charts.writePng(w, rows.filter(_.workload == w.id), File(out, s"${w.id}.png"))
     // External harnesses may leave Markdown detail beside their JSON (the memory workloads'
