@@ -106,7 +106,9 @@ object Report:
       )
       val ratio = r.ratioToWeft.fold(if r.contender == Workloads.Baseline || r.failed then ""
       else "n/a")(Format.factor)
-      s"| ${r.contender} | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |"
+      val name = if w.shownOnly.contains(r.contender) then s"${r.contender} (shown, not compared)"
+      else r.contender
+      s"| $name | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |"
     }
 
   private def section(mode: RunMode, w: Workload, rows: Seq[Row]): Seq[String] =

@@ -80,10 +80,11 @@ object Targets:
   private def only(ws: Double, os: Double, higherIsBetter: Boolean): Double =
     if higherIsBetter then ws / os else os / ws
 
-  /** `0.93x (95%: 0.81x to 1.10x)`, or `0.93x (one sample, no interval)`. */
+  /** `0.93x (95%: 0.81x to 1.10x)`, or `0.93x (no interval: one sample)`. */
   def range(point: Double, low: Double, high: Double, pointOnly: Boolean): String =
+    def f(d: Double) = if d.isInfinite then "unbounded" else Format.factor(d)
     if pointOnly then s"${Format.factor(point)} (no interval: one sample)"
-    else s"${Format.factor(point)} (95%: ${Format.factor(low)} to ${Format.factor(high)})"
+    else s"${Format.factor(point)} (95%: ${f(low)} to ${f(high)})"
 
   /** Every target of `w` at every thread count present in `rows`. */
   def check(w: Workload, rows: Seq[Row]): Seq[(Target, Int, Verdict)] =
@@ -123,7 +124,9 @@ object Targets:
                 s"weft ${Format.number(weft.score.get)} ${w.unit} (95%: ${Format.number(wi.low)} to ${Format.number(wi.high)})"
             Verdict(c.outcome, s"$text, goal ${Format.number(min)}", Some(c))
           case Target.AheadOfPeers(factor) =>
-            val peers = here.filter(r => !r.contender.startsWith("weft") && r.score.exists(_ > 0))
+            val peers = here.filter(r =>
+              isPeer(w, r.contender) && r.score.exists(_ > 0)
+            )
             val against = peers.flatMap(p =>
               speedup(weft, p, w.higherIsBetter).map(s => Comparison(p.contender, s, factor))
             )
@@ -149,9 +152,13 @@ object Targets:
                 Some(best)
               )
 
+  /** A contender weft is compared with: not named `weft*`, not shown only. */
+  def isPeer(w: Workload, contender: String): Boolean =
+    !contender.startsWith("weft") && !w.shownOnly.contains(contender)
+
   /**
-   * weft's speedup over the best contender not named `weft*`, at each thread count: the
-   * overview's figure for a workload without a target.
+   * weft's speedup over the best peer ([[isPeer]]), at each thread count: the overview's figure
+   * for a workload without a target.
    */
   def bestPeer(w: Workload, rows: Seq[Row]): Seq[(Int, Comparison)] =
     rows.map(_.threads).distinct.sorted.flatMap { threads =>
@@ -159,7 +166,7 @@ object Targets:
       for
         weft <- here.find(r => r.contender == Workloads.Baseline && r.score.isDefined)
         best <- here
-          .filter(r => !r.contender.startsWith("weft"))
+          .filter(r => isPeer(w, r.contender))
           .flatMap(p =>
             speedup(weft, p, w.higherIsBetter).map(s => Comparison(p.contender, s, Double.NaN))
           )

@@ -70,8 +70,16 @@ enum Runner:
    * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
    * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
    * `contenders` are the names it promises, so a missing one is reported as FAILED.
+   *
+   * A harness that measures several metrics in one run adds `"metric": name` to each object;
+   * a workload then names its `metric`, and workloads sharing `mainClass` share one run.
    */
-  case External(module: Module, mainClass: String, contenders: Seq[String])
+  case External(
+      module: Module,
+      mainClass: String,
+      contenders: Seq[String],
+      metric: Option[String] = None
+  )
 
 /**
  * A figure from the seed's own report (other hardware, other versions).
@@ -122,6 +130,9 @@ enum Target:
  *   machine, JDK and parameters of the published figures
  * @param notes
  *   anything else a reader needs (amortisation, fairness caveats)
+ * @param shownOnly
+ *   contenders shown beside the like-for-like ones but never compared with weft (a peer set up
+ *   unlike its users would, or a variant without a scope): no target or best peer uses them
  */
 final case class Workload(
     id: String,
@@ -135,7 +146,8 @@ final case class Workload(
     published: Seq[Published] = Nil,
     publishedSource: String = "",
     targets: Seq[Target] = Nil,
-    notes: String = ""
+    notes: String = "",
+    shownOnly: Set[String] = Set.empty
 ):
   /** JMH parameters for a mode and thread count (None for an external runner). */
   def params(mode: RunMode, threadCount: Int): Option[Params] = runner match

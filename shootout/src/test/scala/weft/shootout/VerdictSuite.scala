@@ -90,6 +90,16 @@ class VerdictSuite extends munit.FunSuite:
     val missed = met.updated(2, row(ahead, "pekkoActors", 2500, 2600))
     assertEquals(only(ahead, missed*).outcome, Outcome.Missed)
 
+  test("a contender shown only is never weft's reference or best peer"):
+    val w = ahead.copy(shownOnly = Set("pekkoActors"))
+    val rows = Seq(
+      row(w, "weft", 3000, 3200),
+      row(w, "pekkoActors", 2900, 3100), // would miss the 1.5x goal if it were compared
+      row(w, "futureChain", 1500, 1900)
+    )
+    assertEquals(only(w, rows*).outcome, Outcome.Met)
+    assertEquals(Targets.bestPeer(w, rows).map(_._2.reference), Seq("futureChain"))
+
   test("a score without an interval is judged on its point and says so"):
     val w = Workloads.memoryWorkloads.head
     val rows = Seq(
