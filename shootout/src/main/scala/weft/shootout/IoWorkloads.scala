@@ -82,6 +82,8 @@ object IoWorkloads:
         runner = Runner.Jmh(
           Seq(jmh("^weft\\.bench\\.io\\.TcpEchoConcurrentBench\\.")),
           Mode.AverageTime,
+          // One op is a whole round (hundreds of ms): 1 s iterations hold a few of them.
+          quick = Params(2, "1s", 4, "1s", 2),
           full = seed002Full
         ),
         unit = "ns/op",

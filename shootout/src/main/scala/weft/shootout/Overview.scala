@@ -56,6 +56,18 @@ object Overview:
       "(a busy machine), which only a rerun exposes."
   )
 
+  /**
+   * How wide the intervals came out: the median and 90th percentile of their half-widths
+   * relative to the score (quick mode aims at a median within ±10%).
+   */
+  def precision(rows: Seq[Row]): Option[String] =
+    val widths = rows.flatMap(_.interval).filterNot(_.pointOnly).map(_.relativeHalfWidth).sorted
+    Option.when(widths.nonEmpty) {
+      def pct(q: Double) = widths(math.min(widths.size - 1, (q * widths.size).toInt))
+      f"- 95%% intervals: median half-width ±${pct(0.5) * 100}%.1f%% of the score, " +
+        f"90th percentile ±${pct(0.9) * 100}%.1f%% (${widths.size} intervals)."
+    }
+
   private def threadsText(n: Int): String = if n == 1 then "1 thread" else s"$n threads"
 
   private def speedupText(c: Comparison): String =
@@ -80,7 +92,7 @@ object Overview:
     Seq("", "## Overview", "") ++
       Seq(
         s"- ${measured.size} workloads measured, ${rows.size} results, ${failed.size} FAILED, ${skipped.size} skipped."
-      ) ++
+      ) ++ precision(rows).toSeq ++
       (if !checked then Seq("- targets are not checked in a smoke run.")
        else
          Seq(s"- targets: ${if countText.isEmpty then "none" else countText.mkString(", ")}.")

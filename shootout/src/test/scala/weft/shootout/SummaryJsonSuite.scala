@@ -103,3 +103,17 @@ class SummaryJsonSuite extends munit.FunSuite:
       md
     )
     assert(md.contains("1 INCONCLUSIVE"), md)
+
+  test("the overview states how wide the intervals came out"):
+    def row(score: Double, low: Double, high: Double) =
+      Fixtures.compose3Rows.head.copy(
+        score = Some(score),
+        interval = Some(Interval(low, high, 0.95))
+      )
+    val text = Overview.precision(Seq(row(100, 95, 105), row(100, 80, 120), row(10, 9, 11)))
+    assertEquals(
+      text,
+      Some(
+        "- 95% intervals: median half-width ±10.0% of the score, 90th percentile ±20.0% (3 intervals)."
+      )
+    )
