@@ -24,18 +24,7 @@ class ChartsSuite extends munit.FunSuite:
 
   test("the overview chart renders targets, best peers and unbounded intervals"):
     val w = Workloads.compose3.copy(threads = Seq(1))
-    def row(c: String, low: Double, high: Double) =
-      Row(
-        w.id,
-        c,
-        1,
-        Some((low + high) / 2),
-        None,
-        w.unit,
-        false,
-        Rows.jmhParams(1, Module.Bench, s"x.$c", Mode.AverageTime, Params.quick),
-        interval = Some(Interval(low, high, Interval.Level))
-      )
+    def row(c: String, low: Double, high: Double) = Fixtures.intervalRow(w, c, low, high, 1)
     val h = Workloads.handoffIdeal
     val rows = Seq(row("weft", -10, 110), row("asyncAwait", 95, 105)) ++
       Seq(row("weft", 90, 110), row("ideal", 1, 2)).map(_.copy(workload = h.id))

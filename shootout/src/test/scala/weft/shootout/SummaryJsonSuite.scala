@@ -78,18 +78,7 @@ class SummaryJsonSuite extends munit.FunSuite:
 
   test("the overview lists every target's verdict with its interval"):
     val w = Workloads.compose3
-    def row(c: String, low: Double, high: Double) =
-      Row(
-        w.id,
-        c,
-        3,
-        Some((low + high) / 2),
-        None,
-        w.unit,
-        false,
-        Rows.jmhParams(3, Module.Bench, s"x.$c", Mode.AverageTime, Params.quick),
-        interval = Some(Interval(low, high, Interval.Level))
-      )
+    def row(c: String, low: Double, high: Double) = Fixtures.intervalRow(w, c, low, high, 3)
     val md = Overview.render(
       RunMode.Quick,
       Seq(w),

@@ -3,24 +3,8 @@ package weft.shootout
 /** The statistical verdicts, on hand-made intervals. */
 class VerdictSuite extends munit.FunSuite:
 
-  private def row(
-      w: Workload,
-      contender: String,
-      low: Double,
-      high: Double,
-      threads: Int = 1
-  ): Row =
-    Row(
-      w.id,
-      contender,
-      threads,
-      Some((low + high) / 2),
-      None,
-      w.unit,
-      w.higherIsBetter,
-      Rows.jmhParams(threads, Module.Bench, s"x.$contender", Mode.AverageTime, Params.quick),
-      interval = Some(Interval(low, high, Interval.Level))
-    )
+  private def row(w: Workload, contender: String, low: Double, high: Double): Row =
+    Fixtures.intervalRow(w, contender, low, high)
 
   private def only(w: Workload, rows: Row*): Verdict =
     val checks = Targets.check(w, rows)

@@ -1,9 +1,8 @@
 package weft.bench.io
 
 import java.io.{BufferedReader, InputStreamReader}
-import java.net.{InetSocketAddress, Socket, StandardSocketOptions}
+import java.net.Socket
 import java.nio.ByteBuffer
-import java.nio.channels.ServerSocketChannel
 import java.nio.charset.StandardCharsets
 import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
@@ -30,31 +29,14 @@ import weft.io.TcpConnection
 class TcpEchoConcurrentBench:
   import TcpEchoConcurrentBench.*
 
-  private var server: ServerSocketChannel = null
+  private var server: EchoServer = null
   private var port = 0
 
   /** Starts the echo server. */
   @Setup(Level.Trial)
   def setup(): Unit =
-    server = ServerSocketChannel.open().bind(InetSocketAddress("127.0.0.1", 0), 4096)
-    port = server.socket().getLocalPort
-    Thread.ofVirtual().start(() => serve())
-
-  private def serve(): Unit =
-    try
-      while true do
-        val c = server.accept()
-        c.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
-        Thread.ofVirtual().start: () =>
-          val b = ByteBuffer.allocateDirect(4096)
-          try
-            while c.read(b) >= 0 do
-              b.flip()
-              while b.hasRemaining do c.write(b)
-              b.clear()
-          catch case _: java.io.IOException => ()
-          finally c.close()
-    catch case _: java.io.IOException => ()
+    server = EchoServer(backlog = 4096)
+    port = server.port
 
   /** Stops the echo server. */
   @TearDown(Level.Trial)

@@ -33,6 +33,18 @@ object HandoffContender:
     /** Submits `task(i)` under `keys(i)` for all `i`, `submitted(i)` first; waits for all. */
     def batch(keys: Array[Int], submitted: Int => Unit, task: Int => Unit): Unit
 
+  /** A batcher over an executor returning `scala.concurrent.Future`s, awaited in order. */
+  private def futureBatcher(submit: (Int, () => Unit) => SFuture[Unit]): Batcher =
+    (keys, submitted, task) =>
+      val fs = new Array[SFuture[Unit]](keys.length)
+      var i = 0
+      while i < keys.length do
+        val n = i
+        submitted(n)
+        fs(n) = submit(keys(n), () => task(n))
+        i += 1
+      fs.foreach(Await.result(_, Duration.Inf))
+
   /** weft's `Sequentially`: one queue per key, `submit` then `await`, all in one scope. */
   object WeftSequentially extends HandoffContender:
     val id = "weft"
@@ -61,15 +73,7 @@ object HandoffContender:
       val pekko = PekkoSequentially(system, buckets)
       try
         SequentiallyContenders.onVirtualThread:
-          val b: Batcher = (keys, submitted, task) =>
-            val fs = new Array[SFuture[Unit]](keys.length)
-            var i = 0
-            while i < keys.length do
-              val n = i
-              submitted(n)
-              fs(n) = pekko(keys(n))(task(n))
-              i += 1
-            fs.foreach(Await.result(_, Duration.Inf))
+          val b = futureBatcher((key, task) => pekko(key)(task()))
           while round(b) do ()
       finally Await.result(system.terminate(), 1.minute)
 
@@ -79,15 +83,7 @@ object HandoffContender:
     def measure(round: Batcher => Boolean): Unit =
       val chain = FutureChainSequentially(using ExecutionContext.global)
       SequentiallyContenders.onVirtualThread:
-        val b: Batcher = (keys, submitted, task) =>
-          val fs = new Array[SFuture[Unit]](keys.length)
-          var i = 0
-          while i < keys.length do
-            val n = i
-            submitted(n)
-            fs(n) = chain(keys(n))(task(n))
-            i += 1
-          fs.foreach(Await.result(_, Duration.Inf))
+        val b = futureBatcher((key, task) => chain(key)(task()))
         while round(b) do ()
 
   /**
