@@ -12,6 +12,7 @@ import pl.project13.scala.sbt.JmhPlugin.JmhKeys.Jmh
  * ./sbtw "shootout --full"               # the seeds' own iteration counts
  * ./sbtw "shootout --smoke"              # every benchmark, one tiny iteration (CI)
  * ./sbtw "shootout --only compose-3"     # one workload (combines with the modes)
+ * ./sbtw "shootout --repeat 3"           # the suite three times, then how often each verdict came
  * }}}
  */
 object Shootout {
@@ -31,7 +32,10 @@ object Shootout {
 
   /** The command itself; register with `commands += Shootout.command`. */
   val command: Command =
-    Command.args("shootout", "[--quick|--full|--smoke] [--only <workload-id>]") {
+    Command.args(
+      "shootout",
+      "[--quick|--full|--smoke] [--only <workload-id>[,<id>...]] [--repeat <n>]"
+    ) {
       (state0, args) =>
         var state = state0
         def run[T](key: TaskKey[T]): T = {

@@ -67,9 +67,16 @@ class Compose3:
       yield x + y + z
     sum.unsafeRunSync()(using cats.effect.unsafe.implicits.global)
 
-  /** ox: three completed forks joined directly by the calling thread. */
+  /**
+   * ox, like weft: the blocking caller enters a `supervised` scope per op (its body runs on a
+   * virtual thread, as `Async.blocking`'s does) and joins the three completed forks there.
+   */
   @Benchmark
-  def ox(): Double = ox1.join() + ox2.join() + ox3.join()
+  def ox(): Double = _root_.ox.supervised(ox1.join() + ox2.join() + ox3.join())
+
+  /** ox joining the completed forks on the caller, no scope: the cost of the joins alone. */
+  @Benchmark
+  def oxNoScope(): Double = ox1.join() + ox2.join() + ox3.join()
 
 /** The three values, `Math.sqrt` of small numbers as in the seed. */
 object Compose3:

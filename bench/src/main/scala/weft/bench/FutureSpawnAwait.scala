@@ -32,9 +32,27 @@ class FutureSpawnAwait:
     sum
   }
 
-  /** A bare virtual thread: start, then join; the result travels through a field. */
+  /**
+   * The floor: a bare virtual thread computes the value and hands it to the waiting caller, who
+   * parks until the value is there ([[FutureSpawnAwait.Handoff]]). Like weft's `await`, it waits
+   * for the result only, not for the thread to terminate (`Thread.join` would add that).
+   */
   @Benchmark
   def virtualThread(): Long = OnVirtualThread.run {
+    var sum = 0L
+    var i = 0
+    while i < N do
+      val h = FutureSpawnAwait.Handoff(Thread.currentThread())
+      val value = i
+      Thread.ofVirtual().start(() => h.complete(value.toLong))
+      sum += h.await()
+      i += 1
+    sum
+  }
+
+  /** The bare virtual thread with `Thread.join`: waits for termination too (the old floor). */
+  @Benchmark
+  def virtualThreadJoin(): Long = OnVirtualThread.run {
     var sum = 0L
     var i = 0
     while i < N do
@@ -95,3 +113,23 @@ class FutureSpawnAwait:
 object FutureSpawnAwait:
   /** Spawn+await pairs per invocation. */
   final val N = 1000
+
+  /**
+   * The least a result hand-off between two threads needs: a volatile value and a park. The
+   * producer writes the value then unparks the waiter; the waiter parks until it sees it
+   * (spurious wake-ups loop).
+   */
+  final class Handoff(waiter: Thread):
+    @volatile private var done = false
+    private var value = 0L
+
+    /** Publishes `v` and wakes the waiter. */
+    def complete(v: Long): Unit =
+      value = v
+      done = true
+      java.util.concurrent.locks.LockSupport.unpark(waiter)
+
+    /** Parks until the value is published; returns it. */
+    def await(): Long =
+      while !done do java.util.concurrent.locks.LockSupport.park(this)
+      value

@@ -9,35 +9,46 @@ import scala.util.Try
 /** Runs a non-JMH harness (see [[Runner.External]]) and turns its JSON into rows. */
 final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String]):
 
-  /** Runs `job`; every promised contender without a score becomes a FAILED row. */
+  /** Harnesses already run in this session: main class → (output text, problem, log). */
+  private val done = scala.collection.mutable.Map.empty[String, (String, Option[String], File)]
+
+  /** Runs `job` (or reuses its harness's run); every promised contender without a score is FAILED. */
   def run(job: Job.ExternalRun, index: Int, mode: RunMode): Seq[Row] =
     val w = job.workload
-    val name = f"$index%02d-${w.id}"
-    val out = File(workDir, s"$name.json")
-    val log = File(workDir, s"$name.log")
-    out.delete()
-    // `mainClass` may carry fixed arguments after the class name ("Main --million").
-    val cmd = Seq(Java.executable) ++ jvmArgs ++
-      Seq("-cp", config.classpath(job.runner.module)) ++ job.runner.mainClass.split(" ").toSeq ++
-      Seq("--out", out.getAbsolutePath, "--mode", mode.toString.toLowerCase)
-    val exit = Java.run(cmd, log, 3600)(_ => ())
-    val problem = exit match
-      case Java.Exit.Code(0) => None
-      case other             => Some(s"harness ended with $other")
-    val scores = if out.exists then
-      ExternalRunner.parse(Files.readString(out.toPath, StandardCharsets.UTF_8))
-    else Map.empty
+    val (text, problem, log) = done.getOrElseUpdate(
+      job.runner.mainClass, {
+        val name = f"$index%02d-${w.id}"
+        val out = File(workDir, s"$name.json")
+        val log = File(workDir, s"$name.log")
+        out.delete()
+        // `mainClass` may carry fixed arguments after the class name ("Main --million").
+        val cmd = Seq(Java.executable) ++ jvmArgs ++
+          Seq("-cp", config.classpath(job.runner.module)) ++
+          job.runner.mainClass.split(" ").toSeq ++
+          Seq("--out", out.getAbsolutePath, "--mode", mode.toString.toLowerCase)
+        val exit = Java.run(cmd, log, 3600)(_ => ())
+        val problem = exit match
+          case Java.Exit.Code(0) => None
+          case other             => Some(s"harness ended with $other")
+        val text =
+          if out.exists then Files.readString(out.toPath, StandardCharsets.UTF_8) else ""
+        (text, problem, log)
+      }
+    )
+    val scores = ExternalRunner.parse(text, job.runner.metric)
     val params = ListMap[String, ujson.Value](
       "threads" -> ujson.Num(1),
       "module" -> ujson.Str(job.runner.module.id),
       "harness" -> ujson.Str(job.runner.mainClass),
       "mode" -> ujson.Str(mode.toString.toLowerCase)
-    )
+    ) ++ job.runner.metric.map(m => "metric" -> ujson.Str(m))
     val names = (job.runner.contenders ++ scores.keys.toSeq.sorted).distinct
     names.map { c =>
       val base = Row(w.id, c, 1, None, None, w.unit, w.higherIsBetter, params)
       scores.get(c) match
-        case Some((score, error)) => base.copy(score = Some(score), error = error)
+        case Some((score, error)) =>
+          val interval = Interval.ofError(score, error, Interval.Level)
+          base.copy(score = Some(score), error = error, interval = Some(interval))
         case None => base.copy(failure =
             Some((problem.toSeq :+ s"no score from the harness (see logs/${log.getName})").mkString(
               "; "
@@ -48,11 +59,15 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
 /** The harness output format. */
 object ExternalRunner:
 
-  /** `[{"contender": "...", "score": 1.0, "error": 0.1 | null}]` to contender → (score, error). */
-  def parse(text: String): Map[String, (Double, Option[Double])] =
+  /**
+   * `[{"contender": "...", "score": 1.0, "error": 0.1 | null}]` to contender → (score, error);
+   * with a `metric`, only the objects whose `"metric"` is that.
+   */
+  def parse(text: String, metric: Option[String] = None): Map[String, (Double, Option[Double])] =
     Try(ujson.read(text).arr.toSeq).getOrElse(Nil).flatMap { v =>
       for
         o <- v.objOpt
+        if metric.forall(m => o.get("metric").flatMap(_.strOpt).contains(m))
         c <- o.get("contender").flatMap(_.strOpt)
         s <- o.get("score").flatMap(_.numOpt)
       yield c -> (s, o.get("error").flatMap(_.numOpt))

@@ -72,6 +72,29 @@ object IoWorkloads:
         higherIsBetter = false,
         threads = Seq(1),
         threadSetup =
-          "see weft.bench.io.TcpEchoRttBench: client loop on one virtual thread, echo server on virtual threads"
+          "see weft.bench.io.TcpEchoRttBench: client loop on one virtual thread, echo server on virtual threads",
+        notes = "One connection: weft's best case. tcp-echo-concurrent measures many at once."
+      ),
+      Workload(
+        id = "tcp-echo-concurrent",
+        title = "200 connections at once, each echoing 50 lines over loopback",
+        seed = "issue 28 (no seed figure)",
+        runner = Runner.Jmh(
+          Seq(jmh("^weft\\.bench\\.io\\.TcpEchoConcurrentBench\\.")),
+          Mode.AverageTime,
+          // One op is a whole round (hundreds of ms): 1 s iterations hold a few of them.
+          quick = Params(2, "1s", 4, "1s", 2),
+          full = seed002Full
+        ),
+        unit = "ns/op",
+        higherIsBetter = false,
+        threads = Seq(1),
+        threadSetup =
+          "see weft.bench.io.TcpEchoConcurrentBench: weft a Future per client in one " +
+            "Async.blocking, the JDK a virtual thread per client with a blocking Socket; the " +
+            "same echo server (virtual threads); one op = the whole round of 200 x 50 lines",
+        targets = Seq(Target.WithinFactorOf("jdkSocket", 1.1)),
+        notes = "The target (at most 1.1x the JDK's time) is the file workloads' large-transfer " +
+          "target, set here by the shootout: no seed or issue gives one for TCP."
       )
     )

@@ -9,6 +9,8 @@ package weft.shootout
  *   the 99.9% half-interval; None when JMH had too few samples (it writes `"NaN"`)
  * @param raw
  *   the untouched JSON object, for `results.json`
+ * @param samples
+ *   every measured iteration's score, all forks (JMH's `rawData`); empty when unknown
  */
 final case class JmhRecord(
     benchmark: String,
@@ -26,7 +28,8 @@ final case class JmhRecord(
     jdkVersion: String,
     vmName: String,
     vmVersion: String,
-    raw: ujson.Value
+    raw: ujson.Value,
+    samples: Seq[Double] = Nil
 ):
   /** The contender: the benchmark method's simple name. */
   def contender: String = JmhJson.contenderOf(benchmark)
@@ -72,5 +75,7 @@ object JmhJson:
       jdkVersion = str(o, "jdkVersion"),
       vmName = str(o, "vmName"),
       vmVersion = str(o, "vmVersion"),
-      raw = v
+      raw = v,
+      samples = metric.value.get("rawData").toSeq.flatMap(_.arrOpt.toSeq.flatten)
+        .flatMap(_.arrOpt.toSeq.flatten).flatMap(number)
     )

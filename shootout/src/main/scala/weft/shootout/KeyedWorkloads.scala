@@ -5,6 +5,60 @@ import WorkloadSupport.{jmh}
 /** The keyed-executor workloads (seed 001; benchmarks in `weft.bench.keyed`). */
 object KeyedWorkloads:
 
+  private val ioNotes =
+    "Every contender waits for the busiest key's 1 ms sleeps, so all sit near that floor and " +
+      "the differences are small. Like for like: pekkoActorsPerKey and catsApplyFConcurrentPerKey " +
+      "(one bucket per key, as weft has one queue per key; the seed's CPU * 5 buckets make keys " +
+      "wait for each other). weft asks Linux for a 1 µs timer slack on its timer thread " +
+      "(weft.runtime.TimerSlack), a facility no peer gets: weftDefaultSlack is weft with the " +
+      "system's slack. The sequentially-handoff workloads measure what an executor controls."
+
+  private val handoffHarness = "weft.bench.keyed.HandoffLatency"
+
+  private val handoffContenders = Seq(
+    "weft",
+    "pekkoActors",
+    "pekkoActorsPerKey",
+    "catsApplyFConcurrent",
+    "catsApplyFConcurrentPerKey",
+    "futureChain"
+  )
+
+  /** The hand-off workloads: one harness run, one workload per metric. */
+  private val handoff: Seq[Workload] =
+    def h(metric: String, title: String, unit: String, higher: Boolean, targets: Seq[Target]) =
+      Workload(
+        id = s"sequentially-handoff-$metric",
+        title = title,
+        seed = "issue 28 (what a keyed executor controls; seed 001's executors)",
+        runner = Runner.External(Module.Bench, handoffHarness, handoffContenders, Some(metric)),
+        unit = unit,
+        higherIsBetter = higher,
+        threads = Seq(1),
+        threadSetup =
+          "weft.bench.keyed.HandoffLatency: one fresh JVM per contender; batches of 1000 empty " +
+            "tasks over 100 keys, each batch submitted and awaited from the contender's own kind " +
+            "of thread (weft: one Async.blocking; Pekko, Future chain: one virtual thread; " +
+            "cats-effect: one unsafeRunSync per batch); the mean of 6 one-second blocks (quick).",
+        targets = targets,
+        notes = "Per-key rows (PerKey) have one bucket per key, like weft; the others the " +
+          "seed's CPU * 5 buckets. The interval is over the blocks' values."
+      )
+    Seq(
+      h("first-p50", "submit to start of a key's first task in a batch, median", "µs", false, Nil),
+      h("first-p99", "submit to start of a key's first task in a batch, p99", "µs", false, Nil),
+      h("gap-p50", "end of a key's task to start of its next, median", "µs", false, Nil),
+      h("gap-p99", "end of a key's task to start of its next, p99", "µs", false, Nil),
+      h(
+        "throughput",
+        "batches of 1000 empty tasks over 100 keys per second",
+        "batches/s",
+        true,
+        Seq(Target.AheadOfPeers(1.0))
+      ),
+      h("cpu", "CPU time of the whole process per batch (every thread)", "µs/batch", false, Nil)
+    )
+
   /** The keyed-executor workloads, in report order. */
   val all: Seq[Workload] =
     def k(
@@ -50,4 +104,5 @@ object KeyedWorkloads:
       ),
       k("sequentially-hot-keys", "SequentiallyHotKeys", "1000 tasks over 8 keys", 1.0),
       k("sequentially-io", "SequentiallyIo", "1000 tasks sleeping 1 ms over 100 keys", 1.0)
-    )
+        .copy(notes = ioNotes)
+    ) ++ handoff

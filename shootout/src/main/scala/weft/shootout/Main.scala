@@ -31,8 +31,34 @@ object Main:
     println(s"[shootout] $s")
     Console.out.flush()
 
-  /** Runs the suite as `options` say; returns the number of failed benchmarks. */
+  /**
+   * Runs the suite as `options` say, `options.repeat` times; returns the number of failed
+   * benchmarks of the last run. Each run rewrites the report; after a repeat the last run's
+   * `REPORT.md` ends with the rerun check, also written to `repeat.json`.
+   */
   def run(options: Options): Int =
+    val out = options.out.getOrElse(File(RunConfig.load(options.config).rootDir, "reports/latest"))
+    val runs = (1 to options.repeat).map { k =>
+      if options.repeat > 1 then say(s"run $k of ${options.repeat}")
+      runOnce(options)
+    }
+    if options.repeat > 1 then
+      val tallies = Repeat.tally(runs.map((_, rows) => Repeat.verdicts(options.workloads, rows)))
+      val report = File(out, "REPORT.md")
+      Files.writeString(
+        report.toPath,
+        Files.readString(report.toPath, StandardCharsets.UTF_8) +
+          Repeat.render(tallies, options.repeat).mkString("\n", "\n", "\n"),
+        StandardCharsets.UTF_8
+      )
+      write(File(out, "repeat.json"), Repeat.json(tallies))
+      tallies.filter(_.flipped).foreach(t =>
+        say(s"verdict does not hold: ${t.workload} t=${t.threads}: ${t.labels.mkString(", ")}")
+      )
+    runs.last._1
+
+  /** One run of the suite: the number of failed benchmarks, and the rows. */
+  private def runOnce(options: Options): (Int, Seq[Row]) =
     val started = Instant.now()
     val clock = System.nanoTime()
     val config = RunConfig.load(options.config)
@@ -41,7 +67,7 @@ object Main:
     clean(out)
     logs.mkdirs()
     val machine = Machine.current()
-    val workloads = options.only.fold(Workloads.all)(id => Workloads.byId(id).toSeq)
+    val workloads = options.workloads
     val jmh = JmhRunner(config, logs, s => say(s"  $s"))
     val modules = workloads.flatMap(_.runner match
       case r: Runner.Jmh => r.parts.map(_.module)
@@ -82,9 +108,13 @@ object Main:
       benchmarkJvmArgs = jmh.allBenchmarkJvmArgs
     )
     write(File(out, "results.json"), ujson.write(ujson.Arr.from(records.map(_.raw)), indent = 2))
-    write(File(out, "summary.json"), SummaryJson.render(rows))
+    write(File(out, "summary.json"), SummaryJson.render(rows, workloads))
     for w <- workloads if rows.exists(_.workload == w.id) do
       Charts.writePng(w, rows.filter(_.workload == w.id), File(out, s"${w.id}.png"))
+    Charts.writePng(
+      Charts.overview(Overview.lines(workloads, rows, options.mode != RunMode.Smoke)),
+      File(out, "overview.png")
+    )
     // External harnesses may leave Markdown detail beside their JSON (the memory workloads'
     // class histograms): it goes at the end of the report.
     val details = Option(File(out, "logs").listFiles).toSeq.flatten
@@ -98,7 +128,7 @@ object Main:
       else report + "\n# Details from the harnesses\n\n" + details.mkString("\n")
     )
     say(s"report written to ${File(out, "REPORT.md")} in ${Format.duration(info.seconds)}")
-    rows.count(_.failed)
+    (rows.count(_.failed), rows)
 
   /**
    * Runs one JMH job, reporting each benchmark as it starts; returns its rows and records and

@@ -6,18 +6,30 @@ import java.io.File
  * The command line of [[Main]].
  *
  * @param only
- *   a single workload id, from `--only <id>`
+ *   the workload ids of `--only <id>[,<id>...]`; empty means every workload
  * @param out
  *   where the report goes, `<root>/reports/latest` unless `--out <dir>`
+ * @param repeat
+ *   how many times to run the suite (`--repeat N`); above 1 the report ends with the rerun check
  */
-final case class Options(config: File, mode: RunMode, only: Option[String], out: Option[File])
+final case class Options(
+    config: File,
+    mode: RunMode,
+    only: Seq[String],
+    out: Option[File],
+    repeat: Int = 1
+):
+  /** The workloads selected, in report order. */
+  def workloads: Seq[Workload] =
+    if only.isEmpty then Workloads.all else Workloads.all.filter(w => only.contains(w.id))
 
 /** Parsing the command line. */
 object Options:
 
   /** The usage text. */
   val usage: String =
-    "usage: weft.shootout.Main --config <run.properties> [--quick | --full | --smoke] [--only <workload-id>] [--out <dir>]"
+    "usage: weft.shootout.Main --config <run.properties> [--quick | --full | --smoke] " +
+      "[--only <workload-id>[,<workload-id>...]] [--repeat <n>] [--out <dir>]"
 
   /** Parses `args`, or returns the reason it cannot. */
   def parse(args: Seq[String]): Either[String, Options] =
@@ -27,14 +39,20 @@ object Options:
       case "--quick" :: tail => loop(tail, acc.copy(mode = RunMode.Quick))
       case "--full" :: tail  => loop(tail, acc.copy(mode = RunMode.Full))
       case "--smoke" :: tail => loop(tail, acc.copy(mode = RunMode.Smoke))
-      case "--only" :: id :: tail =>
-        if Workloads.byId(id).isEmpty then
-          Left(s"unknown workload '$id'; known: ${Workloads.all.map(_.id).mkString(", ")}")
-        else loop(tail, acc.copy(only = Some(id)))
+      case "--only" :: ids :: tail =>
+        val wanted = ids.split(',').map(_.trim).filter(_.nonEmpty).toSeq
+        wanted.find(id => Workloads.byId(id).isEmpty) match
+          case Some(id) =>
+            Left(s"unknown workload '$id'; known: ${Workloads.all.map(_.id).mkString(", ")}")
+          case None => loop(tail, acc.copy(only = acc.only ++ wanted))
+      case "--repeat" :: n :: tail =>
+        n.toIntOption.filter(_ >= 1) match
+          case Some(k) => loop(tail, acc.copy(repeat = k))
+          case None    => Left(s"--repeat needs a count >= 1, got '$n'\n$usage")
       case "--config" :: f :: tail => loop(tail, acc.copy(config = File(f)))
       case "--out" :: d :: tail    => loop(tail, acc.copy(out = Some(File(d))))
       case other :: _              => Left(s"unknown or incomplete argument '$other'\n$usage")
-    loop(args.toList, Options(File(""), RunMode.Quick, None, None)).flatMap { o =>
+    loop(args.toList, Options(File(""), RunMode.Quick, Nil, None)).flatMap { o =>
       if o.config.getPath.isEmpty then
         Left(s"--config is required (the sbt command passes it)\n$usage")
       else Right(o)

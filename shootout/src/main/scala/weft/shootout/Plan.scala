@@ -16,8 +16,8 @@ enum Job(val workload: Workload):
       benchmarks: Seq[String]
   ) extends Job(w)
 
-  /** A non-JMH harness. */
-  case ExternalRun(w: Workload, runner: Runner.External) extends Job(w)
+  /** A non-JMH harness; `shared` when an earlier job runs the same harness (its metrics). */
+  case ExternalRun(w: Workload, runner: Runner.External, shared: Boolean = false) extends Job(w)
 
   /** Short label for progress lines and log file names. */
   def label: String = this match
@@ -27,7 +27,7 @@ enum Job(val workload: Workload):
   /** Predicted seconds, for the estimate of time left. */
   def predictedSeconds: Double = this match
     case j: JmhRun => Plan.HostStartSeconds + j.benchmarks.size * Plan.benchmarkSeconds(j.params)
-    case _: ExternalRun => 60
+    case e: ExternalRun => if e.shared then 0 else 60
 
 /** The jobs of a run and the workloads skipped, with the reason. */
 final case class Plan(jobs: Seq[Job], skipped: Seq[(Workload, String)]):
@@ -86,7 +86,12 @@ object Plan:
           if hasClass(classpath(r.module), mainClass) then w -> Right(Seq(Job.ExternalRun(w, r)))
           else w -> Left(s"no harness yet: ${r.mainClass} is not in ${r.module.id}")
     }
+    val jobs = perWorkload.flatMap(_._2.toOption.toSeq.flatten)
+    val seen = scala.collection.mutable.Set.empty[String]
     Plan(
-      jobs = perWorkload.flatMap(_._2.toOption.toSeq.flatten),
+      jobs = jobs.map {
+        case e: Job.ExternalRun => e.copy(shared = !seen.add(e.runner.mainClass))
+        case j                  => j
+      },
       skipped = perWorkload.collect { case (w, Left(why)) => w -> why }
     )

@@ -93,17 +93,22 @@ object Report:
   private def table(w: Workload, rows: Seq[Row]): Seq[String] =
     val published = w.published.flatMap(p => p.ours.map(o => (o, p.threads) -> p)).toMap
     Seq(
-      "| contender | threads | score | error (99.9%) | unit | ratio to weft | published, other hardware |",
-      "|---|---:|---:|---:|---|---:|---:|"
+      "| contender | threads | score | 95% interval | error (JMH 99.9%) | unit | ratio to weft | published, other hardware |",
+      "|---|---:|---:|---:|---:|---|---:|---:|"
     ) ++ ordered(rows).map { r =>
       val pub = published.get((r.contender, r.threads)).fold("")(p =>
         s"${Format.number(p.score)} ${p.unit}"
       )
       val score = r.score.fold("**FAILED**")(Format.number)
       val error = r.error.fold("")(e => "± " + Format.number(e))
+      val interval = r.interval.filterNot(_.pointOnly).fold("")(i =>
+        s"${Format.number(i.low)} to ${Format.number(i.high)}"
+      )
       val ratio = r.ratioToWeft.fold(if r.contender == Workloads.Baseline || r.failed then ""
       else "n/a")(Format.factor)
-      s"| ${r.contender} | ${r.threads} | $score | $error | ${r.unit} | $ratio | $pub |"
+      val name = if w.shownOnly.contains(r.contender) then s"${r.contender} (shown, not compared)"
+      else r.contender
+      s"| $name | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |"
     }
 
   private def section(mode: RunMode, w: Workload, rows: Seq[Row]): Seq[String] =
@@ -144,7 +149,7 @@ object Report:
       )
     else
       Seq("", "Targets:") ++ checked.map { (t, threads, v) =>
-        val mark = if v.isInstanceOf[Verdict.Missed] then s"**${v.label}**" else v.label
+        val mark = if v.outcome == Outcome.Met then v.label else s"**${v.label}**"
         s"- $mark at ${threadsText(threads)}: ${Targets.describe(t, w.unit)}; ${v.detail}"
       }
 
@@ -170,24 +175,6 @@ object Report:
       skipped: Seq[(Workload, String)]
   ): String =
     val measured = workloads.filter(w => rows.exists(_.workload == w.id))
-    val missed = if info.mode == RunMode.Smoke then Nil
-    else
-      measured.flatMap(w =>
-        Targets.check(w, rows).collect { case (t, th, v: Verdict.Missed) => (w, t, th, v) }
-      )
-    val failed = rows.filter(_.failed)
-    val overview =
-      Seq("", "## Overview", "") ++
-        Seq(
-          s"- ${measured.size} workloads measured, ${rows.size} results, ${failed.size} FAILED, ${skipped.size} skipped."
-        ) ++
-        missed.map((w, t, th, v) =>
-          s"- **weft misses a target** in `${w.id}` at ${threadsText(th)}: ${Targets.describe(t, w.unit)}; ${v.detail}."
-        ) ++
-        failed.map(r =>
-          s"- **FAILED**: `${r.workload}` / `${r.contender}` at ${threadsText(r.threads)}"
-        ) ++
-        skipped.map((w, why) => s"- skipped `${w.id}`: $why")
-    (header(info) ++ overview ++ measured.flatMap(w =>
-      section(info.mode, w, rows.filter(_.workload == w.id))
-    )).mkString("", "\n", "\n")
+    (header(info) ++ Overview.howToRead ++ Overview.render(info.mode, workloads, rows, skipped) ++
+      measured.flatMap(w => section(info.mode, w, rows.filter(_.workload == w.id))))
+      .mkString("", "\n", "\n")

@@ -14,6 +14,8 @@ import scala.collection.immutable.ListMap
  *   why it failed (JMH error, no result, timeout), when it did
  * @param ratioToWeft
  *   this score divided by weft's at the same thread count, when both exist
+ * @param interval
+ *   the 95% confidence interval of the score (see [[Interval]]); the verdicts compare these
  */
 final case class Row(
     workload: String,
@@ -25,7 +27,8 @@ final case class Row(
     higherIsBetter: Boolean,
     params: ListMap[String, ujson.Value],
     failure: Option[String] = None,
-    ratioToWeft: Option[Double] = None
+    ratioToWeft: Option[Double] = None,
+    interval: Option[Interval] = None
 ):
   /** True when there is no score. */
   def failed: Boolean = score.isEmpty
@@ -79,7 +82,12 @@ object Rows:
         case Some(r) if !r.score.isNaN =>
           if r.unit != workload.unit then
             base.copy(failure = Some(s"JMH reported unit ${r.unit}, expected ${workload.unit}"))
-          else base.copy(score = Some(r.score), error = r.scoreError)
+          else
+            // Every iteration of every fork when JMH wrote them; its 99.9% error otherwise
+            // (results recovered from the log).
+            val interval = Interval.ofSamples(r.samples).filter(_ => r.samples.size > 1)
+              .getOrElse(Interval.ofError(r.score, r.scoreError, 0.999))
+            base.copy(score = Some(r.score), error = r.scoreError, interval = Some(interval))
         case Some(_) => base.copy(failure = Some("JMH reported no score (NaN)"))
         case None    => base.copy(failure = Some(whyMissing))
     }

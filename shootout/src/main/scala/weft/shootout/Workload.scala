@@ -35,8 +35,13 @@ object Params:
   /** `--smoke`: one tiny measured iteration, no warm-up. */
   val smoke: Params = Params(0, "100ms", 1, "100ms", 1)
 
-  /** The default of quick mode: short, but with enough warm-up for the JIT. */
-  val quick: Params = Params(3, "1s", 3, "1s", 1)
+  /**
+   * The default of quick mode: two forks of three 300 ms warm-up and four 400 ms measured
+   * iterations, so every interval has 8 samples from two JVMs (Student's t at 7 degrees of
+   * freedom, 2.36, where one fork of 3 had 4.30 and no fork-to-fork spread) and the whole suite
+   * stays within about 25 minutes on 2 cores. shootout/README.md records what it measured.
+   */
+  val quick: Params = Params(3, "300ms", 4, "400ms", 2)
 
   /** Parses a JMH time value (`10s`, `100ms`, `500us`, `1m`) into seconds. */
   def toSeconds(time: String): Double =
@@ -70,8 +75,16 @@ enum Runner:
    * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
    * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
    * `contenders` are the names it promises, so a missing one is reported as FAILED.
+   *
+   * A harness that measures several metrics in one run adds `"metric": name` to each object;
+   * a workload then names its `metric`, and workloads sharing `mainClass` share one run.
    */
-  case External(module: Module, mainClass: String, contenders: Seq[String])
+  case External(
+      module: Module,
+      mainClass: String,
+      contenders: Seq[String],
+      metric: Option[String] = None
+  )
 
 /**
  * A figure from the seed's own report (other hardware, other versions).
@@ -122,6 +135,9 @@ enum Target:
  *   machine, JDK and parameters of the published figures
  * @param notes
  *   anything else a reader needs (amortisation, fairness caveats)
+ * @param shownOnly
+ *   contenders shown beside the like-for-like ones but never compared with weft (a peer set up
+ *   unlike its users would, or a variant without a scope): no target or best peer uses them
  */
 final case class Workload(
     id: String,
@@ -135,7 +151,8 @@ final case class Workload(
     published: Seq[Published] = Nil,
     publishedSource: String = "",
     targets: Seq[Target] = Nil,
-    notes: String = ""
+    notes: String = "",
+    shownOnly: Set[String] = Set.empty
 ):
   /** JMH parameters for a mode and thread count (None for an external runner). */
   def params(mode: RunMode, threadCount: Int): Option[Params] = runner match
@@ -149,7 +166,7 @@ final case class Workload(
 
 /** How much of the suite to run and how long. */
 enum RunMode:
-  /** Short iterations: the whole suite in about 15 minutes on 2 cores. */
+  /** Short iterations in two forks: the whole suite in about 25 minutes on 2 cores. */
   case Quick
 
   /** The seeds' own iteration counts. */

@@ -38,7 +38,11 @@ object Workloads:
     ),
     publishedSource = seed002Source,
     targets = Seq(Target.WithinFactorOf("ox", 1.5), Target.WithinFactorOf("virtualThread", 2.0)),
-    notes = "The seed's Future was 3.4x the cost of a bare virtual thread on Linux."
+    shownOnly = Set("virtualThreadJoin"),
+    notes = "The seed's Future was 3.4x the cost of a bare virtual thread on Linux. The floor, " +
+      "virtualThread, hands the value back through a volatile field and a park, waiting for the " +
+      "result only, as weft's await does; virtualThreadJoin waits with Thread.join (termination " +
+      "too), the floor before issue 28."
   )
 
   /** `race-3`: race three sources of which one completes. */
@@ -87,7 +91,9 @@ object Workloads:
       "futureSequence, forComprehension (Scala 2.13) and asyncAwait (scala-async 1.0.1, -Xasync) " +
       "combine on the global EC then Await.result; weft enters Async.blocking per op (a virtual " +
       "thread); weftInScope awaits 100000 ops inside one Async.blocking (@OperationsPerInvocation(100000)); " +
-      "catsEffect runs each op with unsafeRunSync; ox joins Fork.successful forks directly.",
+      "catsEffect runs each op with unsafeRunSync; ox enters a supervised scope per op (its body " +
+      "on a virtual thread, like weft's) and joins Fork.successful forks there; oxNoScope joins " +
+      "them on the caller without a scope.",
     published = Seq(
       Published(
         "FutureBenchmark.futureSequenceResult",
@@ -130,7 +136,13 @@ object Workloads:
       "seed 000: Intel Xeon X5687 @ 3.60GHz x 4, 23.5 GiB, Ubuntu 14.04, Java 8u66, " +
         "JMH 1.11, Scala 2.11; -t 1: -wi 20 -i 20 -f 10; -t 3/10/20: -wi 20 -i 10 -f 3",
     targets = Seq(Target.WithinFactorOf("asyncAwait", 1.0)),
-    notes = "Futures are created once per trial, already completed; every op awaits all three."
+    shownOnly = Set("oxNoScope"),
+    notes = "Futures are created once per trial, already completed; every op awaits all three. " +
+      "Like for like: weft and ox (a scope per op); weftInScope and oxNoScope show the awaits " +
+      "alone. weft's wins at 1 and 3 callers come from spinning: with fewer callers than cores, " +
+      "the caller of Async.blocking spins briefly on the idle core while the virtual thread " +
+      "runs, where Await.result (the Scala 2.13 contenders) parks at once; at 10 and 20 callers " +
+      "there is no idle core to spin on."
   )
 
   /** `handoff-ideal`: the seed's two-virtual-thread volatile handoff, the floor for channels. */

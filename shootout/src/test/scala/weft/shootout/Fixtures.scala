@@ -32,3 +32,23 @@ object Fixtures:
         "no result from JMH"
       )
     )
+
+  /** A row of `w` for `contender` whose score is the middle of the 95% interval `[low, high]`. */
+  def intervalRow(
+      w: Workload,
+      contender: String,
+      low: Double,
+      high: Double,
+      threads: Int = 1
+  ): Row =
+    Row(
+      w.id,
+      contender,
+      threads,
+      Some((low + high) / 2),
+      None,
+      w.unit,
+      w.higherIsBetter,
+      Rows.jmhParams(threads, Module.Bench, s"x.$contender", Mode.AverageTime, Params.quick),
+      interval = Some(Interval(low, high, Interval.Level))
+    )

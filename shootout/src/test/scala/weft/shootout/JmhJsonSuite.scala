@@ -79,3 +79,14 @@ class JmhJsonSuite extends munit.FunSuite:
       rows.map(r => (r.contender, r.failed)),
       Seq(("catsEffect", false), ("ox", false), ("weft", true))
     )
+
+  test("an external harness's metrics: one workload reads only its own"):
+    val text =
+      """[{"contender": "weft", "metric": "gap-p99", "score": 12.5, "error": 1.5},
+        | {"contender": "weft", "metric": "throughput", "score": 900, "error": null},
+        | {"contender": "pekkoActors", "metric": "gap-p99", "score": 30, "error": 2}]""".stripMargin
+    assertEquals(
+      ExternalRunner.parse(text, Some("gap-p99")),
+      Map("weft" -> (12.5, Some(1.5)), "pekkoActors" -> (30.0, Some(2.0)))
+    )
+    assertEquals(ExternalRunner.parse(text, Some("throughput")), Map("weft" -> (900.0, None)))

@@ -67,7 +67,7 @@ class PlanSuite extends munit.FunSuite:
     assertEquals(Params.toSeconds("1 s"), 1.0)
     assertEquals(
       Options.parse(Seq("--config", "f", "--smoke", "--only", "race-3")).map(o => (o.mode, o.only)),
-      Right((RunMode.Smoke, Some("race-3")))
+      Right((RunMode.Smoke, Seq("race-3")))
     )
     assert(Options.parse(Seq("--config", "f", "--only", "nope")).isLeft)
 

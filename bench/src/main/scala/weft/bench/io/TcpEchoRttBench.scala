@@ -2,7 +2,7 @@ package weft.bench.io
 
 import java.net.{InetSocketAddress, StandardSocketOptions}
 import java.nio.ByteBuffer
-import java.nio.channels.{ServerSocketChannel, SocketChannel}
+import java.nio.channels.SocketChannel
 import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
 import weft.{Async, await}
@@ -24,34 +24,16 @@ import weft.io.TcpConnection
 class TcpEchoRttBench:
   import TcpEchoRttBench.{Batch, Size}
 
-  private var server: ServerSocketChannel = null
+  private var server: EchoServer = null
   private var weftConn: TcpConnection = null
   private var plain: SocketChannel = null
 
   @Setup(Level.Trial)
   def setup(): Unit =
-    server = ServerSocketChannel.open().bind(InetSocketAddress("127.0.0.1", 0))
-    val port = server.socket().getLocalPort
-    Thread.ofVirtual().start(() => serve())
-    weftConn = Async.blocking(TcpConnection.connect("127.0.0.1", port).await)
-    plain = SocketChannel.open(InetSocketAddress("127.0.0.1", port))
+    server = EchoServer()
+    weftConn = Async.blocking(TcpConnection.connect("127.0.0.1", server.port).await)
+    plain = SocketChannel.open(InetSocketAddress("127.0.0.1", server.port))
     plain.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
-
-  private def serve(): Unit =
-    try
-      while true do
-        val c = server.accept()
-        c.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
-        Thread.ofVirtual().start: () =>
-          val b = ByteBuffer.allocateDirect(4096)
-          try
-            while c.read(b) >= 0 do
-              b.flip()
-              while b.hasRemaining do c.write(b)
-              b.clear()
-          catch case _: java.io.IOException => ()
-          finally c.close()
-    catch case _: java.io.IOException => ()
 
   @TearDown(Level.Trial)
   def tearDown(): Unit =

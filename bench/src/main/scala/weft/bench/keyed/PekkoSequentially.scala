@@ -11,11 +11,11 @@ import scala.util.Try
  * inside that actor, and its result travels back through a `Promise`. Keys that share a bucket
  * wait for each other, and a task that blocks holds a dispatcher thread.
  */
-final class PekkoSequentially(system: ActorSystem, buckets: Int):
+final class PekkoSequentially(system: ActorSystem, buckets: Int, name: String = "bucket"):
   import PekkoSequentially.*
 
   private val actors: Array[ActorRef] =
-    Array.tabulate(buckets)(i => system.actorOf(Props(BucketActor()), s"bucket-$i"))
+    Array.tabulate(buckets)(i => system.actorOf(Props(BucketActor()), s"$name-$i"))
 
   /** Runs `task` inside the actor of `key`'s bucket; the future completes with its result. */
   def apply[T](key: Any)(task: => T): Future[T] =

@@ -43,6 +43,10 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
   private var system: ActorSystem = null
   private var pekko: PekkoSequentially = null
   private var catsSeq: CatsSequentially = null
+  // One bucket per key (keySpace of them), when the key space is finite: no two keys wait for
+  // each other, as with weft's per-key queues.
+  private var pekkoPerKey: PekkoSequentially = null
+  private var catsPerKey: CatsSequentially = null
   private var chain: FutureChainSequentially = null
   @volatile private var seq: Sequentially[Int] = null
   private val seqReady = CountDownLatch(1)
@@ -59,6 +63,9 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
     catsSeq =
       CatsSequentially.create(PekkoSequentially.defaultBuckets).unsafeRunSync()(using runtime)
     chain = FutureChainSequentially(using ExecutionContext.global)
+    if keySpace > 0 then
+      pekkoPerKey = PekkoSequentially(system, keySpace, "per-key")
+      catsPerKey = CatsSequentially.create(keySpace).unsafeRunSync()(using runtime)
     seqHost = Thread.ofPlatform().name("sequentially-host").start: () =>
       Async.blocking:
         seq = Sequentially[Int]()
@@ -123,9 +130,14 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
         n += 1
       done
 
-  /** Pekko actors: a batch of `apply` futures, then `Await.result` on each. */
-  def pekkoActors(): Int =
+  /**
+   * Pekko actors: a batch of `apply` futures, then `Await.result` on each.
+   * @param perKey
+   *   one actor per key instead of the seed's CPU * 5 buckets
+   */
+  def pekkoActors(perKey: Boolean = false): Int =
     val base = nextBase()
+    val pekko = if perKey then pekkoPerKey else this.pekko
     onVirtualThread:
       val fs = new Array[SFuture[Unit]](Batch)
       var done = 0
@@ -173,9 +185,14 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
       else catsSeq.applyF(key(base, n))(catsTask).flatMap(_ => loop(n + 1))
     loop(0).unsafeRunSync()(using runtime)
 
-  /** Cats Effect, concurrent: each task of a batch on its own fiber, then all joined. */
-  def catsApplyFConcurrent(): Int =
+  /**
+   * Cats Effect, concurrent: each task of a batch on its own fiber, then all joined.
+   * @param perKey
+   *   one `Semaphore(1)` per key instead of the seed's CPU * 5 buckets
+   */
+  def catsApplyFConcurrent(perKey: Boolean = false): Int =
     val base = nextBase()
+    val catsSeq = if perKey then catsPerKey else this.catsSeq
     def startAll(b: Int, i: Int, acc: List[FiberIO[Unit]]): IO[List[FiberIO[Unit]]] =
       if i == Batch then IO.pure(acc)
       else

@@ -11,6 +11,11 @@ import org.openjdk.jmh.annotations.*
  * thread of the global pool), Pekko with `Thread.sleep` inside the bucket's actor (as seed 001
  * ran blocking tasks). `weftThreadSleep` shows weft with the JDK's virtual-thread sleep.
  *
+ * Like for like: `pekkoActorsPerKey` and `catsApplyFConcurrentPerKey` give the peers one bucket
+ * per key (100), as weft has one queue per key; the seed's CPU * 5 buckets make keys wait for
+ * each other. weft's timer thread asks Linux for a 1 µs timer slack (`weft.runtime.TimerSlack`),
+ * which no peer gets: `weftDefaultSlack` runs with the system's slack (`weft.timer.slackNanos=off`).
+ *
  * The score is batches per second, every batch awaited. See [[SequentiallyContenders]] for the
  * contenders and the threads they run on; `weft` is `submit` + await (the fair, concurrent
  * shape), `weftRun` the direct-style `run` loop (the shape of `catsApplyFSequenced`).
@@ -31,6 +36,11 @@ class SequentiallyIo:
   /** weft: `submit` every task of a batch (each task calls `weft.sleep(1)`), then await each. */
   @Benchmark def weft(): Int = c.weftSubmit()
 
+  /** weft without its timer slack setting: the system's default slack, as every peer has. */
+  @Benchmark
+  @Fork(jvmArgsPrepend = Array("-Dweft.timer.slackNanos=off"))
+  def weftDefaultSlack(): Int = c.weftSubmit()
+
   /** weft with tasks that call `Thread.sleep(1)` (the JDK's virtual-thread sleep) instead. */
   @Benchmark def weftThreadSleep(): Int = c.weftSubmit(threadSleep = true)
 
@@ -45,6 +55,12 @@ class SequentiallyIo:
 
   /** Cats Effect: CPU*5 `Semaphore(1)` buckets, one fiber per task, all joined. */
   @Benchmark def catsApplyFConcurrent(): Int = c.catsApplyFConcurrent()
+
+  /** Pekko with one bucket actor per key (100). */
+  @Benchmark def pekkoActorsPerKey(): Int = c.pekkoActors(perKey = true)
+
+  /** Cats Effect with one `Semaphore(1)` per key (100), one fiber per task. */
+  @Benchmark def catsApplyFConcurrentPerKey(): Int = c.catsApplyFConcurrent(perKey = true)
 
   /** A `scala.concurrent.Future` chain per key on the global execution context. */
   @Benchmark def futureChain(): Int = c.futureChain()

@@ -12,8 +12,8 @@ import scala.jdk.CollectionConverters.*
  *
  * Usage: `MemoryShootout --out <file.json> --mode <quick|full|smoke> [--million]`. Without
  * `--million` it measures every contender at N = 100,000 (10,000 in smoke mode) with a 2 GiB
- * heap; with it, weft alone at N = 1,000,000 with a 1 GiB heap (a failure there means it did not
- * fit).
+ * heap; with it, weft and the bare virtual thread at N = 1,000,000 with a 1 GiB heap (a failure
+ * there means it did not fit).
  */
 object MemoryShootout:
 
@@ -25,7 +25,8 @@ object MemoryShootout:
     val smoke = opts.get("--mode").contains("smoke")
     val million = args.contains("--million")
     val (contenders, n, heap) =
-      if million then (Seq("weft-future"), if smoke then 20_000 else 1_000_000, "1g")
+      if million then
+        (Seq("weft-future", "virtual-thread"), if smoke then 20_000 else 1_000_000, "1g")
       else (PendingContenders.ids, if smoke then 10_000 else 100_000, "2g")
     val results = contenders.map(c => c -> runOne(c, n, heap))
     val rows = results.map: (c, r) =>

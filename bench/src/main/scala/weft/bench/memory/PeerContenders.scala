@@ -1,7 +1,7 @@
 package weft.bench.memory
 
 import java.util.concurrent.CountDownLatch
-import PendingContenders.{Batch, releaseBatch}
+import PendingContenders.{Batch, Work, releaseBatch}
 
 /**
  * The peers of workload `memory-pending-100k`: Pekko actors (tell), cats-effect and ZIO fibers,
@@ -15,12 +15,13 @@ object PeerContenders:
     import org.apache.pekko.actor.{Actor, ActorSystem, Props}
     import org.apache.pekko.routing.RoundRobinPool
 
-    /** A message: wait for the gate (so the rest queue up in the mailbox), then count. */
-    final case class Work(gate: CountDownLatch, finished: CountDownLatch)
-
-    /** An actor that blocks on each message's gate. */
+    /**
+     * An actor that blocks on each [[Work]] message's gate (so the rest queue up in the
+     * mailbox), then counts.
+     */
     final class Blocked extends Actor:
-      def receive: Receive = { case Work(gate, finished) => gate.await(); finished.countDown() }
+      def receive: Receive =
+        case Work(gate: CountDownLatch, finished) => gate.await(); finished.countDown()
 
     val id = "pekko-tell"
     def measure(n: Int): Nothing =

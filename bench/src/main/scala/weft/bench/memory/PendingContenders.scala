@@ -43,6 +43,13 @@ trait PendingContender:
 /** The contenders of workloads `memory-pending-100k` and `memory-pending-1m`. */
 object PendingContenders:
 
+  /**
+   * The message of the tell contenders, the same class for Pekko and weft-tell so that both
+   * queue an object of the same kind and size: the batch's gate (the Pekko actor waits on it; a
+   * weft-tell worker has waited on its own before reading) and the latch it counts down.
+   */
+  final case class Work(gate: AnyRef, finished: CountDownLatch)
+
   /** A pending batch: what keeps it reachable, its gate, and the latch of finished operations. */
   final case class Batch(keep: AnyRef, open: () => Unit, finished: CountDownLatch)
 
@@ -67,12 +74,15 @@ object PendingContenders:
         Batch(p, () => p.success(0), finished)
       }(releaseBatch)
 
-  /** weft "tell": messages queued in an `UnboundedChannel` to a pool of 10 blocked workers. */
+  /**
+   * weft "tell": [[Work]] messages queued in an `UnboundedChannel` to a pool of 10 blocked
+   * workers.
+   */
   object WeftTell extends PendingContender:
     val id = "weft-tell"
     def measure(n: Int): Nothing = Async.blocking:
       around(n) { k =>
-        val ch = UnboundedChannel[Int]()
+        val ch = UnboundedChannel[Work]()
         val gate = weft.Promise[Unit]()
         val started = CountDownLatch(10)
         val finished = CountDownLatch(k)
@@ -80,13 +90,11 @@ object PendingContenders:
           weft.Future:
             started.countDown()
             gate.future.await // the workers are busy: messages queue up, as in the seed
-            while finished.getCount > 0 do
-              ch.read()
-              finished.countDown()
+            while finished.getCount > 0 do ch.read().get.finished.countDown()
         started.await()
         var i = 0
         while i < k do
-          ch.send(i)
+          ch.send(Work(gate, finished))
           i += 1
         Batch(ch, () => gate.success(()), finished)
       }(releaseBatch)
