@@ -10,7 +10,7 @@ object TimeWorkloads:
    * semaphore also serves as a `select` source and is cancellable, so it may cost up to twice
    * the JDK's fair semaphore on the same kind of thread, no more.
    */
-  val semaphoreTarget: Target = Target.WithinFactorOf("jdk", 2.0)
+  val semaphoreTarget: Target = Target.WithinFactorOf("jdk", 1.25)
 
   /** The time workloads, in report order. */
   val all: Seq[Workload] =
@@ -42,7 +42,8 @@ object TimeWorkloads:
       t(
         "timeout-fast",
         "^weft\\.bench\\.time\\.TimeoutFast\\.(weft|ox|catsEffect|zio|noTimeout)$",
-        "withTimeout around a body that finishes at once"
+        "withTimeout around a body that finishes at once",
+        shownOnly = Set("noTimeout")
       ),
       t(
         "semaphore-uncontended",
