@@ -122,6 +122,10 @@ enum Target:
  *   machine, JDK and parameters of the published figures
  * @param notes
  *   anything else a reader needs (amortisation, fairness caveats)
+ * @param requires
+ *   programs the benchmarks need; the workload is skipped, saying how to install them, without
+ * @param fullOnlyThreads
+ *   thread counts measured in `--full` mode only, after `threads`
  */
 final case class Workload(
     id: String,
@@ -135,8 +139,14 @@ final case class Workload(
     published: Seq[Published] = Nil,
     publishedSource: String = "",
     targets: Seq[Target] = Nil,
-    notes: String = ""
+    notes: String = "",
+    requires: Seq[Requirement] = Nil,
+    fullOnlyThreads: Seq[Int] = Nil
 ):
+  /** The thread counts measured in `mode`. */
+  def threadsIn(mode: RunMode): Seq[Int] =
+    if mode == RunMode.Full then threads ++ fullOnlyThreads else threads
+
   /** JMH parameters for a mode and thread count (None for an external runner). */
   def params(mode: RunMode, threadCount: Int): Option[Params] = runner match
     case j: Runner.Jmh =>

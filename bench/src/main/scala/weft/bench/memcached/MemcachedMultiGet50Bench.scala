@@ -1,0 +1,69 @@
+package weft.bench.memcached
+
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicInteger
+import org.openjdk.jmh.annotations.*
+
+/**
+ * Workload `memcached-multiget-50` (the seed's "multiget"): `key0` to `key4999` are stored
+ * (each set awaited) before anything is counted; one op = one multiget of 50 distinct keys.
+ * The seed shuffled the 5000 keys on every op, which costs more than a fast client's multiget:
+ * here each thread cycles through [[MemcachedMultiGet50Bench.Subsets]] random subsets drawn
+ * before measuring. Every op checks 50 hits with their values, and the server's `stats` must
+ * count 50 gets and 50 hits per op (see [[McBench]]).
+ */
+@BenchmarkMode(Array(Mode.Throughput))
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+class MemcachedMultiGet50Bench extends McBench:
+  import MemcachedMultiGet50Bench.*
+
+  protected def setsPerOp: Long = 0
+  protected def getsPerOp: Long = KeysPerOp
+  protected def preload(c: McContender): Unit =
+    (0 until Stored).foreach(i => c.set(s"key$i", McContender.valueOf(s"key$i")))
+
+  private def op(t: ThreadKeys): Unit =
+    contender.multiGet(t.next())
+    ops.increment()
+
+  @Benchmark def weft(t: ThreadKeys): Unit = op(t)
+  @Benchmark def spyAscii(t: ThreadKeys): Unit = op(t)
+  @Benchmark def spyBinary(t: ThreadKeys): Unit = op(t)
+  @Benchmark def xmemAscii(t: ThreadKeys): Unit = op(t)
+  @Benchmark def xmemBinary(t: ThreadKeys): Unit = op(t)
+  @Benchmark def folsomAscii(t: ThreadKeys): Unit = op(t)
+  @Benchmark def folsomBinary(t: ThreadKeys): Unit = op(t)
+  @Benchmark def folsomSerialAscii(t: ThreadKeys): Unit = op(t)
+
+/** The key space and the per-thread subsets. */
+object MemcachedMultiGet50Bench:
+  /** Keys stored before measuring. */
+  val Stored: Int = 5000
+
+  /** Distinct keys per multiget. */
+  val KeysPerOp: Int = 50
+
+  /** Subsets each thread draws before measuring and cycles through. */
+  val Subsets: Int = 256
+
+  private val threadSeeds = AtomicInteger()
+
+  /** One thread's subsets, drawn with its own seed, and its position in them. */
+  @State(Scope.Thread)
+  class ThreadKeys:
+    private var sets: Array[KeySet] = Array.empty
+    private var i = 0
+
+    @Setup(Level.Trial)
+    def draw(): Unit =
+      val rnd = scala.util.Random(threadSeeds.incrementAndGet().toLong)
+      sets = Array.fill(Subsets)(
+        KeySet(rnd.shuffle((0 until Stored).toIndexedSeq).take(KeysPerOp).map(k => s"key$k"))
+      )
+
+    /** The next subset. */
+    def next(): KeySet =
+      val s = sets(i)
+      i = if i + 1 == Subsets then 0 else i + 1
+      s
