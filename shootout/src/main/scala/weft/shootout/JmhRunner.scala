@@ -100,9 +100,11 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
     var exit: Java.Exit = Java.Exit.Code(0)
     while
       lockBusy = false
-      exit = Java.run(command(job, resultFile), log, timeout) { line =>
-        if line.contains(JmhRunner.LockMessage) then lockBusy = true
-        if line.startsWith("# Benchmark: ") then onBenchmark(line.stripPrefix("# Benchmark: ").trim)
+      exit = Java.run(command(job, resultFile), log, timeout, JmhRunner.detailsEnv(workDir)) {
+        line =>
+          if line.contains(JmhRunner.LockMessage) then lockBusy = true
+          if line.startsWith("# Benchmark: ") then
+            onBenchmark(line.stripPrefix("# Benchmark: ").trim)
       }
       lockBusy && waited < JmhRunner.LockWaitSeconds
     do
@@ -129,6 +131,15 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
 
 /** Parsing JMH's console output. */
 object JmhRunner:
+
+  /**
+   * The environment variable naming the directory where a benchmark may leave Markdown detail
+   * (`*.md`), which `Main` appends to the report: the memcached benchmarks' server-side table.
+   */
+  val DetailsDirVariable: String = "WEFT_SHOOTOUT_DETAILS"
+
+  /** The environment of a JMH host (inherited by its forks): the details directory. */
+  def detailsEnv(dir: File): Map[String, String] = Map(DetailsDirVariable -> dir.getAbsolutePath)
 
   private val ResultHeader = """Result "(.+)":""".r
   private val ResultLine = """\s+([0-9.]+|NaN)(?: ±\(99\.9%\) ([0-9.]+|NaN))? (\S+)(?: \[.*\])?""".r

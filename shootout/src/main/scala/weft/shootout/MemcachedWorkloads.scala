@@ -32,11 +32,13 @@ object MemcachedWorkloads:
       "gets; folsom batches). Every value read back is checked, and at teardown the server's " +
       "`stats` deltas (cmd_set, cmd_get, get_hits) must equal ops x requests per op, or the " +
       "benchmark FAILS. The server shares the 2 cores with the client; its CPU time per " +
-      "measured op is in each fork's log (`[memcached]` line)."
+      "measured op is in the table \"the server's side\" at the end of the report."
 
   private val contenders =
     "weft (meta protocol), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
-      "(xmemcached 2.4.9), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
+      "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
+      "off: the merge sends a key once for every get of it queued together, so the server does " +
+      "fewer gets than were called and the stats check fails the merged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
       "folsomSerialAscii (folsom's serialising client)."
 
   /** `memcached-setget`: 4 x (set then get), the seed's "async" benchmark. */

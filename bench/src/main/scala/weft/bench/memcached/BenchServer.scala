@@ -5,6 +5,7 @@ import java.net.{InetSocketAddress, ServerSocket, Socket}
 import java.nio.charset.StandardCharsets.US_ASCII
 import java.nio.file.{Files, Path}
 import java.util.concurrent.TimeUnit
+import scala.jdk.CollectionConverters.*
 
 /**
  * A memcached server owned by one JMH fork: a fresh process on a free 127.0.0.1 port, started
@@ -26,19 +27,31 @@ final class BenchServer private (val port: Int, proc: Process):
     }.toMap
 
   /**
-   * CPU time the server process has used so far (user + system, all its threads), in
-   * nanoseconds: fields 14 and 15 of `/proc/<pid>/stat`, in clock ticks of 10 ms. Unknown (-1)
-   * where there is no `/proc`.
+   * CPU time the server process has used so far, all its threads, in nanoseconds: the sum of
+   * the first field of `/proc/<pid>/task/<tid>/schedstat` (nanoseconds on a CPU; memcached's
+   * threads live as long as the process). Where that is missing, user + system time from
+   * `/proc/<pid>/stat` (fields 14 and 15, 10 ms ticks); -1 without `/proc`.
    */
   def cpuNanos(): Long =
-    val stat = Path.of(s"/proc/${proc.pid()}/stat")
-    if !Files.exists(stat) then -1L
+    val tasks = Path.of(s"/proc/${proc.pid()}/task")
+    val perThread =
+      try
+        val dirs = Files.list(tasks)
+        try
+          dirs.toList.asScala.toSeq.map(t =>
+            Files.readString(t.resolve("schedstat"), US_ASCII).trim.split(' ')(0).toLong
+          )
+        finally dirs.close()
+      catch case _: java.io.IOException => Nil
+    if perThread.nonEmpty then perThread.sum
     else
-      val text = Files.readString(stat, US_ASCII)
-      // The command name (field 2) is in parentheses and may contain spaces: split after it.
-      val fields = text.substring(text.lastIndexOf(')') + 2).split(' ')
-      val ticks = fields(11).toLong + fields(12).toLong // utime, stime (fields 14, 15)
-      ticks * (1_000_000_000L / BenchServer.ClockTicksPerSecond)
+      val stat = Path.of(s"/proc/${proc.pid()}/stat")
+      if !Files.exists(stat) then -1L
+      else
+        val text = Files.readString(stat, US_ASCII)
+        // The command name (field 2) is in parentheses and may contain spaces: split after it.
+        val fields = text.substring(text.lastIndexOf(')') + 2).split(' ')
+        (fields(11).toLong + fields(12).toLong) * (1_000_000_000L / BenchServer.ClockTicksPerSecond)
 
   /** Kills the server and waits (at most 10 s) for it to exit. */
   def stop(): Unit =

@@ -17,6 +17,9 @@ import org.openjdk.jmh.runner.IterationType
 @State(Scope.Benchmark)
 abstract class McBench:
 
+  /** The workload id, naming the server-side table (see [[ServerDetails]]). */
+  protected def workloadId: String
+
   /** Server-side `cmd_set` per op. */
   protected def setsPerOp: Long
 
@@ -29,6 +32,7 @@ abstract class McBench:
   protected var server: BenchServer = null
   protected var contender: McContender = null
   private var benchmark = ""
+  private var threads = 0
 
   /** Ops that completed and verified, over the whole trial (warm-up included). */
   protected val ops = LongAdder()
@@ -42,6 +46,7 @@ abstract class McBench:
   @Setup(Level.Trial)
   def startServer(params: BenchmarkParams): Unit =
     benchmark = params.getBenchmark
+    threads = params.getThreads
     server = BenchServer.start()
     contender =
       McContender.open(benchmark.substring(benchmark.lastIndexOf('.') + 1), server.address)
@@ -68,11 +73,18 @@ abstract class McBench:
       def delta(name: String) = after.getOrElse(name, 0L) - before.getOrElse(name, 0L)
       val wrong = Seq("cmd_set" -> setsPerOp, "cmd_get" -> getsPerOp, "get_hits" -> getsPerOp)
         .filter((name, per) => delta(name) != n * per)
-      val cpu = if measuredOps > 0 then f"${measuredCpu / 1e3 / measuredOps}%.2f" else "n/a"
+      val cpu = Option.when(measuredOps > 0 && measuredCpu >= 0)(measuredCpu / 1e3 / measuredOps)
+      val deltas = Seq("cmd_set", "cmd_get", "get_hits").map(s => s -> delta(s))
+      val contenderName = benchmark.substring(benchmark.lastIndexOf('.') + 1)
+      ServerDetails.record(
+        workloadId,
+        ServerDetails.Entry(contenderName, threads, n, deltas, wrong.isEmpty, cpu)
+      )
       println(
         s"[memcached] $benchmark: $n ops verified; server stats deltas " +
-          Seq("cmd_set", "cmd_get", "get_hits").map(s => s"$s=${delta(s)}").mkString(", ") +
-          s"; server CPU per measured op: $cpu us (flags: ${BenchServer.Flags.mkString(" ")})"
+          deltas.map((s, d) => s"$s=$d").mkString(", ") +
+          s"; server CPU per measured op: ${cpu.fold("n/a")(c => f"$c%.2f")} us " +
+          s"(flags: ${BenchServer.Flags.mkString(" ")})"
       )
       if wrong.nonEmpty then
         throw IllegalStateException(

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.*
 class MemcachedMultiGet50Bench extends McBench:
   import MemcachedMultiGet50Bench.*
 
+  protected def workloadId: String = "memcached-multiget-50"
   protected def setsPerOp: Long = 0
   protected def getsPerOp: Long = KeysPerOp
   protected def preload(c: McContender): Unit =
@@ -32,6 +33,8 @@ class MemcachedMultiGet50Bench extends McBench:
   @Benchmark def spyBinary(t: ThreadKeys): Unit = op(t)
   @Benchmark def xmemAscii(t: ThreadKeys): Unit = op(t)
   @Benchmark def xmemBinary(t: ThreadKeys): Unit = op(t)
+  @Benchmark def xmemAsciiUnmerged(t: ThreadKeys): Unit = op(t)
+  @Benchmark def xmemBinaryUnmerged(t: ThreadKeys): Unit = op(t)
   @Benchmark def folsomAscii(t: ThreadKeys): Unit = op(t)
   @Benchmark def folsomBinary(t: ThreadKeys): Unit = op(t)
   @Benchmark def folsomSerialAscii(t: ThreadKeys): Unit = op(t)

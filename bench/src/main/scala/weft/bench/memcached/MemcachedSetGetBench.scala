@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.*
 class MemcachedSetGetBench extends McBench:
   import MemcachedSetGetBench.{Keys, Values}
 
+  protected def workloadId: String = "memcached-setget"
   protected def setsPerOp: Long = 4
   protected def getsPerOp: Long = 4
   protected def preload(c: McContender): Unit = ()
@@ -30,6 +31,8 @@ class MemcachedSetGetBench extends McBench:
   @Benchmark def spyBinary(): Unit = op()
   @Benchmark def xmemAscii(): Unit = op()
   @Benchmark def xmemBinary(): Unit = op()
+  @Benchmark def xmemAsciiUnmerged(): Unit = op()
+  @Benchmark def xmemBinaryUnmerged(): Unit = op()
   @Benchmark def folsomAscii(): Unit = op()
   @Benchmark def folsomBinary(): Unit = op()
   @Benchmark def folsomSerialAscii(): Unit = op()
