@@ -35,7 +35,7 @@ object MemcachedWorkloads:
       "measured op is in the table \"the server's side\" at the end of the report."
 
   private val contenders =
-    "weft (meta protocol), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
+    "weft (meta protocol), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
       "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
       "off: the merge sends a key once for every get of it queued together, so the server does " +
       "fewer gets than were called and the stats check fails the merged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +

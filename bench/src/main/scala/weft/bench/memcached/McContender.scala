@@ -43,7 +43,8 @@ object McContender:
   def open(name: String, address: String): McContender =
     val (host, port) = (address.takeWhile(_ != ':'), address.dropWhile(_ != ':').drop(1).toInt)
     name match
-      case "weft"               => WeftContender(address)
+      case "weft"               => WeftContender(address, classic = false)
+      case "weftClassic"        => WeftContender(address, classic = true)
       case "spyAscii"           => SpyContender(address, binary = false)
       case "spyBinary"          => SpyContender(address, binary = true)
       case "xmemAscii"          => XmemContender(host, port, binary = false, mergeGets = true)

@@ -40,6 +40,7 @@ class MemcachedMultiGet50Bench extends McBench:
     ops.increment()
 
   @Benchmark def weft(t: ThreadKeys): Unit = op(t)
+  @Benchmark def weftClassic(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyAscii(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyBinary(t: ThreadKeys): Unit = op(t)
   @Benchmark def xmemAscii(t: ThreadKeys): Unit = op(t)

@@ -27,6 +27,7 @@ class MemcachedSetGetBench extends McBench:
     ops.increment()
 
   @Benchmark def weft(): Unit = op()
+  @Benchmark def weftClassic(): Unit = op()
   @Benchmark def spyAscii(): Unit = op()
   @Benchmark def spyBinary(): Unit = op()
   @Benchmark def xmemAscii(): Unit = op()

@@ -4,16 +4,19 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
 import weft.{Async, Future, awaitAll}
-import weft.memcached.{MemcachedClient, MemcachedConfig, StoreResult}
+import weft.memcached.{MemcachedClient, MemcachedConfig, Protocol, StoreResult}
 
 /**
- * weft's client, one connection (its design), meta protocol, TCP_NODELAY (weft's default).
+ * weft's client, one connection (its design), TCP_NODELAY (weft's default), meta protocol
+ * (`weft`, the default) or classic text commands (`weftClassic`: a multiget is then one
+ * `get k1 ... k50` line where meta sends a quiet `mg` per key, which the server's CPU per op
+ * tells apart).
  * The client's fibers live in a scope held open by an owner virtual thread until [[close]].
  * A `setGet` op enters `Async.blocking` and runs the four set-then-get pairs as four futures,
  * so they are pipelined on the connection as the peers' asynchronous calls are; each get waits
  * for its set's reply (the peers' gets do not), which costs weft, not its peers.
  */
-final class WeftContender(address: String) extends McContender:
+final class WeftContender(address: String, classic: Boolean) extends McContender:
   import McContender.*
 
   private val ttl = TtlSeconds.seconds
@@ -21,6 +24,7 @@ final class WeftContender(address: String) extends McContender:
   private val opened = CompletableFuture[MemcachedClient]()
   private val config = MemcachedConfig(
     Seq(address),
+    protocol = if classic then Protocol.Classic else Protocol.Meta,
     deadline = TimeoutMillis.millis,
     connectTimeout = 10.seconds,
     livenessTimeout = TimeoutMillis.millis
