@@ -9,7 +9,10 @@ import org.openjdk.jmh.annotations.*
  * threads on the same four keys. Every get is checked against the value set (the value is the
  * same for every thread, so a reordering between threads cannot fail it), and the server's
  * `stats` must count 4 sets, 4 gets and 4 hits per op (see [[McBench]]). Contenders: the
- * method names; each method's fork has its own server and client.
+ * method names; each method's fork has its own server and client. xmemcached runs with its get
+ * merging off only: with every thread on four keys the merge sends a key once for all the gets
+ * of it queued together, the server counts about a fifth fewer gets than were called, and the
+ * stats check failed the merged rows on every run (a permanent FAILED in CI's smoke run).
  */
 @BenchmarkMode(Array(Mode.Throughput))
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -30,8 +33,6 @@ class MemcachedSetGetBench extends McBench:
   @Benchmark def weftClassic(): Unit = op()
   @Benchmark def spyAscii(): Unit = op()
   @Benchmark def spyBinary(): Unit = op()
-  @Benchmark def xmemAscii(): Unit = op()
-  @Benchmark def xmemBinary(): Unit = op()
   @Benchmark def xmemAsciiUnmerged(): Unit = op()
   @Benchmark def xmemBinaryUnmerged(): Unit = op()
   @Benchmark def folsomAscii(): Unit = op()

@@ -10,8 +10,8 @@ import net.rubyeye.xmemcached.utils.AddrUtil
  * binary commands, TCP_NODELAY, operation timeout long enough never to fire; its default
  * optimisation (merging up to 32 queued gets into one multi-get) kept. That merge sends a key
  * once for all the gets of it that are queued together, so with every thread on the same four
- * keys the server counts fewer gets than were called and the stats check fails these rows; the
- * `Unmerged` rows turn it off (`setOptimizeGet(false)`) and do every get. Its API is blocking, so
+ * keys the server counts fewer gets than were called and the stats check fails such a row, so
+ * `memcached-setget` has only the `Unmerged` rows (`setOptimizeGet(false)`, every get sent). Its API is blocking, so
  * a `setGet` op is eight calls in sequence (the seed's wrapper did the same, but counted its
  * latch down before each call; here every call's result is checked).
  */
