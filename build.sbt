@@ -92,7 +92,7 @@ lazy val memcached = (project in file("memcached"))
 
 /** JMH benchmarks, Scala 3: weft beside its peers. Never published. */
 lazy val bench = (project in file("bench"))
-  .dependsOn(core, io)
+  .dependsOn(core, io, memcached)
   .enablePlugins(JmhPlugin)
   .settings(testSettings)
   .settings(
@@ -104,7 +104,10 @@ lazy val bench = (project in file("bench"))
       "org.typelevel" %% "cats-effect" % Versions.catsEffect,
       "dev.zio" %% "zio" % Versions.zio,
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
-      "org.jctools" % "jctools-core" % Versions.jctools
+      "org.jctools" % "jctools-core" % Versions.jctools,
+      "net.spy" % "spymemcached" % Versions.spymemcached,
+      "com.googlecode.xmemcached" % "xmemcached" % Versions.xmemcached,
+      "com.spotify" % "folsom" % Versions.folsom
     ),
     Jmh / javaOptions := forkedJvmFlags ++ benchHeapFlags
   )

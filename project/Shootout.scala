@@ -93,6 +93,9 @@ object Shootout {
     "Pekko actor" -> Versions.pekko,
     "scala-async" -> Versions.scalaAsync,
     "JCTools" -> Versions.jctools,
+    "spymemcached" -> Versions.spymemcached,
+    "xmemcached" -> Versions.xmemcached,
+    "folsom" -> Versions.folsom,
     "sbt-jmh" -> "0.4.8"
   )
 

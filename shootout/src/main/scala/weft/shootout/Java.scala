@@ -31,11 +31,18 @@ object Java:
 
   /**
    * Runs `command`, copying every output line to `log` and handing it to `onLine`; kills the
-   * process (and its children) after `timeoutSeconds`.
+   * process (and its children) after `timeoutSeconds`. `env` is added to its environment.
    */
-  def run(command: Seq[String], log: File, timeoutSeconds: Long)(onLine: String => Unit): Exit =
+  def run(
+      command: Seq[String],
+      log: File,
+      timeoutSeconds: Long,
+      env: Map[String, String] = Map.empty
+  )(onLine: String => Unit): Exit =
     log.getParentFile.mkdirs()
-    val process = ProcessBuilder(command.asJava).redirectErrorStream(true).start()
+    val builder = ProcessBuilder(command.asJava).redirectErrorStream(true)
+    env.foreach((k, v) => builder.environment().put(k, v))
+    val process = builder.start()
     val killed = AtomicBoolean(false)
     val watchdog = Thread.ofPlatform().daemon().start { () =>
       try

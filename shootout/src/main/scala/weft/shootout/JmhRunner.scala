@@ -100,9 +100,11 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
     var exit: Java.Exit = Java.Exit.Code(0)
     while
       lockBusy = false
-      exit = Java.run(command(job, resultFile), log, timeout) { line =>
-        if line.contains(JmhRunner.LockMessage) then lockBusy = true
-        if line.startsWith("# Benchmark: ") then onBenchmark(line.stripPrefix("# Benchmark: ").trim)
+      exit = Java.run(command(job, resultFile), log, timeout, JmhRunner.detailsEnv(workDir)) {
+        line =>
+          if line.contains(JmhRunner.LockMessage) then lockBusy = true
+          if line.startsWith("# Benchmark: ") then
+            onBenchmark(line.stripPrefix("# Benchmark: ").trim)
       }
       lockBusy && waited < JmhRunner.LockWaitSeconds
     do
@@ -112,10 +114,13 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
       Thread.sleep(JmhRunner.LockRetrySeconds * 1000L)
     // JMH writes its JSON only at the end: when the JVM died or was killed, keep the benchmarks
     // that had finished, as printed in the log.
-    val records =
+    val lines = readLines(log)
+    val records = JmhRunner.withoutFailed(
       if resultFile.exists then
         JmhJson.parse(Files.readString(resultFile.toPath, StandardCharsets.UTF_8))
-      else JmhRunner.resultsFromLog(readLines(log), job)
+      else JmhRunner.resultsFromLog(lines, job),
+      lines
+    )
     val problem = exit match
       case Java.Exit.Code(0)     => None
       case Java.Exit.Code(c)     => Some(s"JMH exited with code $c")
@@ -129,6 +134,32 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
 
 /** Parsing JMH's console output. */
 object JmhRunner:
+
+  /**
+   * The environment variable naming the directory where a benchmark may leave Markdown detail
+   * (`*.md`), which `Main` appends to the report: the memcached benchmarks' server-side table.
+   */
+  val DetailsDirVariable: String = "WEFT_SHOOTOUT_DETAILS"
+
+  /**
+   * `records` without those of benchmarks whose section of the log shows a `<failure>`: JMH
+   * keeps the iterations that ended before an exception (in a `@TearDown` too, where the
+   * memcached benchmarks check the server's counters) and scores them, but a benchmark that
+   * failed is FAILED, never scored on part of its run.
+   */
+  def withoutFailed(records: Seq[JmhRecord], logLines: Seq[String]): Seq[JmhRecord] =
+    records.filterNot(r => failedInLog(logLines, r.benchmark))
+
+  /** Whether the log section of `benchmark` contains a JMH `<failure>`. */
+  def failedInLog(logLines: Seq[String], benchmark: String): Boolean =
+    logLines
+      .dropWhile(l => l.trim != s"# Benchmark: $benchmark")
+      .drop(1)
+      .takeWhile(l => !l.startsWith("# Benchmark: "))
+      .exists(_.contains("<failure>"))
+
+  /** The environment of a JMH host (inherited by its forks): the details directory. */
+  def detailsEnv(dir: File): Map[String, String] = Map(DetailsDirVariable -> dir.getAbsolutePath)
 
   private val ResultHeader = """Result "(.+)":""".r
   private val ResultLine = """\s+([0-9.]+|NaN)(?: ±\(99\.9%\) ([0-9.]+|NaN))? (\S+)(?: \[.*\])?""".r

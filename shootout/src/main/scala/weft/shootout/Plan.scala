@@ -66,25 +66,8 @@ object Plan:
       classpath: Module => String
   ): Plan =
     val perWorkload = workloads.map { w =>
-      w.runner match
-        case r: Runner.Jmh =>
-          val found =
-            r.parts.map(part => part -> matching(listings(part.module), part.regex)).filter(
-              _._2.nonEmpty
-            )
-          if found.isEmpty then
-            w -> Left(
-              s"no benchmarks yet: nothing matches ${r.parts.map(p => s"`${p.regex}` in ${p.module.id}").mkString(", ")}"
-            )
-          else
-            w -> Right(for
-              t <- w.threads
-              (part, benchmarks) <- found
-            yield Job.JmhRun(w, part, r.mode, w.params(mode, t).get, t, benchmarks))
-        case r: Runner.External =>
-          val mainClass = r.mainClass.takeWhile(_ != ' ') // fixed arguments may follow the class
-          if hasClass(classpath(r.module), mainClass) then w -> Right(Seq(Job.ExternalRun(w, r)))
-          else w -> Left(s"no harness yet: ${r.mainClass} is not in ${r.module.id}")
+      val missing = w.requires.flatMap(_.missing()).headOption
+      w -> missing.fold(jobsOf(w, mode, listings, classpath))(Left(_))
     }
     val jobs = perWorkload.flatMap(_._2.toOption.toSeq.flatten)
     val seen = scala.collection.mutable.Set.empty[String]
@@ -95,3 +78,30 @@ object Plan:
       },
       skipped = perWorkload.collect { case (w, Left(why)) => w -> why }
     )
+
+  /** The jobs of one workload whose requirements are met, or why it is skipped. */
+  private def jobsOf(
+      w: Workload,
+      mode: RunMode,
+      listings: Module => Seq[String],
+      classpath: Module => String
+  ): Either[String, Seq[Job]] =
+    w.runner match
+      case r: Runner.Jmh =>
+        val found =
+          r.parts.map(part => part -> matching(listings(part.module), part.regex)).filter(
+            _._2.nonEmpty
+          )
+        if found.isEmpty then
+          Left(
+            s"no benchmarks yet: nothing matches ${r.parts.map(p => s"`${p.regex}` in ${p.module.id}").mkString(", ")}"
+          )
+        else
+          Right(for
+            t <- w.threadsIn(mode)
+            (part, benchmarks) <- found
+          yield Job.JmhRun(w, part, r.mode, w.params(mode, t).get, t, benchmarks))
+      case r: Runner.External =>
+        val mainClass = r.mainClass.takeWhile(_ != ' ') // fixed arguments may follow the class
+        if hasClass(classpath(r.module), mainClass) then Right(Seq(Job.ExternalRun(w, r)))
+        else Left(s"no harness yet: ${r.mainClass} is not in ${r.module.id}")

@@ -138,6 +138,11 @@ enum Target:
  * @param shownOnly
  *   contenders shown beside the like-for-like ones but never compared with weft (a peer set up
  *   unlike its users would, or a variant without a scope): no target or best peer uses them
+ * @param requires
+ *   programs the benchmarks need; without one the workload is skipped, the report saying how
+ *   to install it
+ * @param fullOnlyThreads
+ *   thread counts measured in `--full` mode only, after `threads`
  */
 final case class Workload(
     id: String,
@@ -152,8 +157,14 @@ final case class Workload(
     publishedSource: String = "",
     targets: Seq[Target] = Nil,
     notes: String = "",
-    shownOnly: Set[String] = Set.empty
+    shownOnly: Set[String] = Set.empty,
+    requires: Seq[Requirement] = Nil,
+    fullOnlyThreads: Seq[Int] = Nil
 ):
+  /** The thread counts measured in `mode`. */
+  def threadsIn(mode: RunMode): Seq[Int] =
+    if mode == RunMode.Full then threads ++ fullOnlyThreads else threads
+
   /** JMH parameters for a mode and thread count (None for an external runner). */
   def params(mode: RunMode, threadCount: Int): Option[Params] = runner match
     case j: Runner.Jmh =>

@@ -181,10 +181,13 @@ object Workloads:
   /** The memory workloads (see [[MemoryWorkloads]]). */
   val memoryWorkloads: Seq[Workload] = MemoryWorkloads.all
 
+  /** The memcached client workloads (see [[MemcachedWorkloads]]). */
+  val memcached: Seq[Workload] = MemcachedWorkloads.all
+
   /** Every workload, in report order. */
   val all: Seq[Workload] =
     Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ keyed ++
-      memoryWorkloads
+      memoryWorkloads ++ memcached
 
   /** The workload with this id. */
   def byId(id: String): Option[Workload] = all.find(_.id == id)

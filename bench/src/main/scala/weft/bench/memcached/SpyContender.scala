@@ -1,0 +1,43 @@
+package weft.bench.memcached
+
+import java.util.concurrent.TimeUnit
+import net.spy.memcached.{AddrUtil, ConnectionFactoryBuilder, MemcachedClient}
+
+/**
+ * spymemcached 2.12.3 as its users set it up: one client (one connection per server, its
+ * design), text or binary protocol, Nagle off (TCP_NODELAY), operation timeout long enough never
+ * to fire; its default optimisation (merging queued gets into one multi-get) kept. A `setGet`
+ * op issues the eight calls asynchronously, then waits for all, as the seed did.
+ */
+final class SpyContender(address: String, binary: Boolean) extends McContender:
+  import McContender.*
+
+  private val client = MemcachedClient(
+    ConnectionFactoryBuilder()
+      .setProtocol(
+        if binary then ConnectionFactoryBuilder.Protocol.BINARY
+        else ConnectionFactoryBuilder.Protocol.TEXT
+      )
+      .setUseNagleAlgorithm(false)
+      .setOpTimeout(TimeoutMillis)
+      .build(),
+    AddrUtil.getAddresses(address)
+  )
+
+  def set(key: String, value: String): Unit =
+    if !client.set(key, TtlSeconds, value).get(TimeoutMillis, TimeUnit.MILLISECONDS) then
+      throw IllegalStateException(s"set $key failed")
+
+  def setGet(keys: Array[String], values: Array[String]): Unit =
+    val sets = keys.indices.map(i => client.set(keys(i), TtlSeconds, values(i)))
+    val gets = keys.indices.map(i => client.asyncGet(keys(i)))
+    keys.indices.foreach: i =>
+      if !sets(i).get(TimeoutMillis, TimeUnit.MILLISECONDS) then
+        throw IllegalStateException(s"set ${keys(i)} failed")
+      check(keys(i), values(i), gets(i).get(TimeoutMillis, TimeUnit.MILLISECONDS))
+
+  def multiGet(keys: KeySet): Unit =
+    val hits = client.getBulk(keys.javaList)
+    keys.keys.foreach(k => check(k, valueOf(k), hits.get(k)))
+
+  def close(): Unit = client.shutdown(10, TimeUnit.SECONDS)

@@ -1,0 +1,63 @@
+package weft.bench.memcached
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
+import scala.concurrent.duration.*
+import weft.{Async, Future, awaitAll}
+import weft.memcached.{MemcachedClient, MemcachedConfig, Protocol, StoreResult}
+
+/**
+ * weft's client, one connection (its design), TCP_NODELAY (weft's default), meta protocol
+ * (`weft`, the default) or classic text commands (`weftClassic`: a multiget is then one
+ * `get k1 ... k50` line where meta sends a quiet `mg` per key, which the server's CPU per op
+ * tells apart).
+ * The client's fibers live in a scope held open by an owner virtual thread until [[close]].
+ * A `setGet` op enters `Async.blocking` and runs the four set-then-get pairs as four futures,
+ * so they are pipelined on the connection as the peers' asynchronous calls are; each get waits
+ * for its set's reply (the peers' gets do not), which costs weft, not its peers.
+ */
+final class WeftContender(address: String, classic: Boolean) extends McContender:
+  import McContender.*
+
+  private val ttl = TtlSeconds.seconds
+  private val stop = CountDownLatch(1)
+  private val opened = CompletableFuture[MemcachedClient]()
+  private val config = MemcachedConfig(
+    Seq(address),
+    protocol = if classic then Protocol.Classic else Protocol.Meta,
+    deadline = TimeoutMillis.millis,
+    connectTimeout = 10.seconds,
+    livenessTimeout = TimeoutMillis.millis
+  )
+  private val owner = Thread.ofVirtual().start { () =>
+    try
+      Async.blocking:
+        val c = MemcachedClient.open(config)
+        opened.complete(c)
+        stop.await()
+        c.close()
+    catch case t: Throwable => opened.completeExceptionally(t)
+  }
+  private val client = opened.get(30, TimeUnit.SECONDS)
+
+  private def store(key: String, value: String)(using Async): Unit =
+    val r = client.set(key, value.getBytes(UTF_8), ttl = ttl)
+    if r != StoreResult.Stored then throw IllegalStateException(s"set $key: $r")
+
+  def set(key: String, value: String): Unit = Async.blocking(store(key, value))
+
+  def setGet(keys: Array[String], values: Array[String]): Unit = Async.blocking:
+    val pairs = keys.indices.map: i =>
+      Future:
+        store(keys(i), values(i))
+        check(keys(i), values(i), client.get(keys(i)).toOption.map(_.string).orNull)
+    pairs.awaitAll
+
+  def multiGet(keys: KeySet): Unit = Async.blocking:
+    val r = client.getMulti(keys.keys)
+    if r.failures.nonEmpty then throw IllegalStateException(s"multiget failed: ${r.failures.head}")
+    keys.keys.foreach(k => check(k, valueOf(k), r.hits.get(k).map(_.string).orNull))
+
+  def close(): Unit =
+    stop.countDown()
+    owner.join(10_000)

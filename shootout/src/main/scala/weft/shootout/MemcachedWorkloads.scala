@@ -1,0 +1,127 @@
+package weft.shootout
+
+import WorkloadSupport.jmh
+
+/**
+ * The memcached client workloads (seed 004; benchmarks in `weft.bench.memcached`): weft's
+ * client against spymemcached, xmemcached and folsom on one real server per fork.
+ */
+object MemcachedWorkloads:
+
+  /** The server both workloads need. */
+  val server: Requirement =
+    Requirement("memcached", "install Debian's memcached (`apt-get install memcached`)")
+
+  private val seedSource =
+    "seed 004: i7-4910MQ, Java 8, memcached 1.4.14 on localhost:11211, JMH @Fork(1) " +
+      "@Threads(32), 20 measured iterations; one client instance per contender; folsom stored " +
+      "values with Java serialisation (our folsomSerialAscii); xmemcached's wrapper counted its " +
+      "latch down before each blocking call"
+
+  private val threadSetup =
+    "JMH platform threads share one client (one connection) per fork. weft: each op enters " +
+      "Async.blocking (a virtual thread) and runs its calls there; spymemcached and folsom: " +
+      "asynchronous calls, then the thread waits for all; xmemcached: blocking calls."
+
+  private val fairness =
+    "Per JMH fork a fresh memcached on a free 127.0.0.1 port, flags `-U 0 -l 127.0.0.1 -t 2 " +
+      "-m 64 -c 1024` (`-u root` as root), ready once it answers `version`, killed at teardown. " +
+      "Every client: one connection, TCP_NODELAY, UTF-8 values (folsomSerialAscii: Java " +
+      "serialisation, the seed's folsom), per-call timeouts of 60 s (a timed-out call fails the " +
+      "benchmark), its default optimisations kept (spymemcached and xmemcached merge queued " +
+      "gets; folsom batches). Every value read back is checked, and at teardown the server's " +
+      "`stats` deltas (cmd_set, cmd_get, get_hits) must equal ops x requests per op, or the " +
+      "benchmark FAILS. The server shares the 2 cores with the client; its CPU time per " +
+      "measured op is in the table \"the server's side\" at the end of the report."
+
+  private val contenders =
+    "weft (meta protocol), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
+      "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
+      "off: the merge sends a key once for every get of it queued together, so the server does " +
+      "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
+      "folsomSerialAscii (folsom's serialising client)."
+
+  /**
+   * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
+   * published figures (ascii and binary of each client; the seed's folsom serialised, so only
+   * its ascii figure has a row of ours), weft ahead of every peer by 1.2x.
+   */
+  private def seed004(
+      id: String,
+      title: String,
+      seedName: String,
+      cls: String,
+      figures: Seq[Double],
+      fullOnlyThreads: Seq[Int],
+      xmem: String,
+      setupExtra: String,
+      sourceExtra: String,
+      notes: String
+  ): Workload =
+    val names = Seq(
+      "spymemcached ascii" -> Some("spyAscii"),
+      "spymemcached binary" -> Some("spyBinary"),
+      "xmemcached ascii" -> Some(s"xmemAscii$xmem"),
+      "xmemcached binary" -> Some(s"xmemBinary$xmem"),
+      "folsom ascii (serialising)" -> Some("folsomSerialAscii"),
+      "folsom binary (serialising)" -> None
+    )
+    Workload(
+      id = id,
+      title = title,
+      seed = s"seed 004, MemcachedClientsBenchmark $seedName",
+      runner = Runner.Jmh(
+        Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
+        Mode.Throughput,
+        full = Params(5, "1s", 20, "1s", 1)
+      ),
+      unit = "ops/s",
+      higherIsBetter = true,
+      threads = Seq(32),
+      fullOnlyThreads = fullOnlyThreads,
+      threadSetup = threadSetup + setupExtra,
+      published = names.zip(figures).map { case ((label, ours), score) =>
+        Published(label, 32, score, "ops/s", ours)
+      },
+      publishedSource = seedSource + sourceExtra,
+      targets = Seq(Target.AheadOfPeers(1.2)),
+      requires = Seq(server),
+      notes = s"${notes}Contenders: $contenders $fairness"
+    )
+
+  /** `memcached-setget`: 4 x (set then get), the seed's "async" benchmark. */
+  val setGet: Workload = seed004(
+    id = "memcached-setget",
+    title = "4 x (set key_i = key_i + \"value\", TTL 7200 s, then get it), keys key0..key3",
+    seedName = "async",
+    cls = "MemcachedSetGetBench",
+    figures = Seq(40064, 40747, 44586, 42226, 30478, 28221),
+    fullOnlyThreads = Seq(128),
+    xmem = "Unmerged",
+    setupExtra = " weft runs its four set-then-get pairs as four futures (each get waits for " +
+      "its set); spymemcached and folsom send all eight requests at once.",
+    sourceExtra = "",
+    notes = "xmemcached runs here with its get merging off only (xmemAsciiUnmerged, " +
+      "xmemBinaryUnmerged): with every thread on four keys its default merge sends a key once " +
+      "for all the gets of it queued together, and the server counted about a fifth fewer " +
+      "gets than were called, which the stats check fails. "
+  )
+
+  /** `memcached-multiget-50`: one multiget of 50 of 5000 preloaded keys. */
+  val multiGet50: Workload = seed004(
+    id = "memcached-multiget-50",
+    title = "one multiget of 50 distinct keys out of 5000 preloaded",
+    seedName = "multiget",
+    cls = "MemcachedMultiGet50Bench",
+    figures = Seq(1816, 2521, 1800, 2066, 1863, 2145),
+    fullOnlyThreads = Nil,
+    xmem = "",
+    setupExtra = "",
+    sourceExtra = "; each op shuffled the 5000 keys",
+    notes = "The seed shuffled all 5000 keys per op (tens of microseconds, more than a fast " +
+      "client's multiget); here each thread cycles through 256 random 50-key subsets drawn " +
+      "before measuring, so the shuffle is not measured. "
+  )
+
+  /** The memcached workloads, in report order. */
+  val all: Seq[Workload] = Seq(setGet, multiGet50)
