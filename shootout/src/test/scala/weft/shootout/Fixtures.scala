@@ -18,6 +18,17 @@ object Fixtures:
   /** Quick-mode parameters, as in the fixture. */
   val params: Params = Params(3, "1s", 3, "1s", 1)
 
+  /** The compose-3 job at 20 threads, for the tests that read a JMH log of it. */
+  def compose3Job: Job.JmhRun =
+    new Job.JmhRun(
+      Workloads.compose3,
+      JmhPart(Module.Bench, "x"),
+      Mode.AverageTime,
+      params,
+      20,
+      expected
+    )
+
   /** Rows of the fixture, with ratios. */
   def compose3Rows: Seq[Row] =
     Rows.withRatios(

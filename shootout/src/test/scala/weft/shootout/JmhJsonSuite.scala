@@ -38,14 +38,7 @@ class JmhJsonSuite extends munit.FunSuite:
     assertEquals(JmhRunner.parseListing(lines), Seq("weft.bench.A.x", "weft.bench.B.y"))
 
   test("results of a killed JMH run are recovered from its log"):
-    val job = new Job.JmhRun(
-      Workloads.compose3,
-      JmhPart(Module.Bench, "x"),
-      Mode.AverageTime,
-      Fixtures.params,
-      20,
-      Fixtures.expected
-    )
+    val job = Fixtures.compose3Job
     val log = Seq(
       "# Benchmark: weft.bench.Compose3.catsEffect",
       "Result \"weft.bench.Compose3.catsEffect\":",

@@ -2,14 +2,7 @@ package weft.shootout
 
 class PartialFailureSuite extends munit.FunSuite:
 
-  private val job = new Job.JmhRun(
-    Workloads.compose3,
-    JmhPart(Module.Bench, "x"),
-    Mode.AverageTime,
-    Fixtures.params,
-    20,
-    Fixtures.expected
-  )
+  private val job = Fixtures.compose3Job
 
   // As JMH prints it when a @TearDown(Level.Trial) throws after the last iteration: the
   // iterations before it are still summarised as a result.
