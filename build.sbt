@@ -51,13 +51,17 @@ lazy val testSettings = Seq(
   Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b")
 )
 
+/** For the library modules: `PublicApiSuite` reads the compiled TASTy (weft.testing.PublicApi). */
+lazy val publicApiCheck =
+  libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
+
 lazy val root = (project in file("."))
   .aggregate(core, io, memcached, bench, benchScala2, shootout)
   .settings(publish / skip := true, name := "weft-root", commands += Shootout.command)
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
 lazy val core = (project in file("core"))
-  .settings(testSettings)
+  .settings(testSettings, publicApiCheck)
   .settings(
     name := "weft-core",
     libraryDependencies ++= Seq(
@@ -72,7 +76,7 @@ lazy val core = (project in file("core"))
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings)
+  .settings(testSettings, publicApiCheck)
   .settings(name := "weft-io")
 
 /**
@@ -80,8 +84,8 @@ lazy val io = (project in file("io"))
  * test dependencies only (the golden Ketama test places keys with their own locators).
  */
 lazy val memcached = (project in file("memcached"))
-  .dependsOn(core, io)
-  .settings(testSettings)
+  .dependsOn(core % "compile->compile;test->test", io)
+  .settings(testSettings, publicApiCheck)
   .settings(
     name := "weft-memcached",
     libraryDependencies ++= Seq(

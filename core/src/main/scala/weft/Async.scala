@@ -100,7 +100,7 @@ object Async:
       g.waitCompletion()
       g.unlink()
 
-  /** Suspends until `src` offers a value; for a future, its `Try` result. */
+  /** Suspends until `src` offers a value and returns it; for a future, its `Try` result. */
   def await[T](src: Source[T])(using async: Async): T = async.await(src)
 
   /**
@@ -127,11 +127,6 @@ object Async:
     val sel = Selector(cases)
     async.awaitSelect(sel)
     sel.fire[R]()
-
-/** Awaiting sources with extension syntax. */
-extension [T](src: Source[T])
-  /** Suspends until this source offers a value and returns it. */
-  def awaitResult(using async: Async): T = async.await(src)
 
 extension [T](src: Source[Try[T]])
   /** Suspends until this source offers a result and returns its value, or throws its failure. */

@@ -127,7 +127,7 @@ class CompletionGroup extends Cancellable:
    * terminated, ignoring interrupts (re-raised afterwards): it is the join at the end of a
    * scope, which must not be cut short or threads would leak.
    */
-  def waitCompletion(): Unit =
+  private[weft] def waitCompletion(): Unit =
     val m = membersRef
     if m != null then m.awaitEmpty()
 

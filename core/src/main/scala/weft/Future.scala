@@ -54,6 +54,19 @@ object Future:
     f.tryComplete(CoreFuture.nonNull(result))
     f
 
+  /**
+   * The first of `futures` to succeed; if all fail, the failure of the last to fail. Starts no
+   * thread. `f1.alt(f2)` is the same for two.
+   * @throws IllegalArgumentException
+   *   if `futures` is empty
+   */
+  def alt[T](futures: Future[T]*): Future[T] =
+    CoreFutures.firstSuccess(futures, cancelLosers = false)
+
+  /** As [[alt]], and cancels the others once one succeeds. `f1.altC(f2)` is the same for two. */
+  def altC[T](futures: Future[T]*): Future[T] =
+    CoreFutures.firstSuccess(futures, cancelLosers = true)
+
   /** A future already completed with `value`. */
   def successful[T](value: T): Future[T] = now(Success(value))
 

@@ -79,7 +79,7 @@ object Listener:
     def complete(data: T, source: Source[T]): Unit = body(data, source)
 
   /** Outcome of [[lockBoth]]: `Locked`, or the listener whose lock failed. */
-  enum LockBoth:
+  private[weft] enum LockBoth:
     /** Both locks are held: complete both listeners (each releases its own). */
     case Locked
 
@@ -94,7 +94,7 @@ object Listener:
    *
    * On `Locked` the caller must complete (or release) both; otherwise nothing is held.
    */
-  def lockBoth(first: Listener[?], second: Listener[?]): LockBoth =
+  private[weft] def lockBoth(first: Listener[?], second: Listener[?]): LockBoth =
     val l1 = first.lock
     val l2 = second.lock
     if l1 == null then if second.acquireLock() then LockBoth.Locked else LockBoth.SecondGone
@@ -128,7 +128,7 @@ trait ListenerLock:
   def release(): Unit
 
 /** The global numbering of listener locks. */
-object ListenerLock:
+private[weft] object ListenerLock:
   private val counter = AtomicLong()
 
   /** A fresh lock number; numbers only grow, so they define a total order. */
@@ -172,8 +172,11 @@ class NumberedLock extends ListenerLock:
 
   def release(): Unit = state = FREE
 
-  /** Marks the held lock as completed: every later [[acquire]] fails. */
-  def retire(): Unit = state = DONE
+  /**
+   * Marks the held lock as completed: every later [[acquire]] fails. For the listener that owns
+   * the lock (a subclass), at the end of its `complete`.
+   */
+  protected[weft] def retire(): Unit = state = DONE
 
   /**
    * Makes the listener owning this lock uncompletable, for a waiter that gives up (it was
@@ -184,14 +187,14 @@ class NumberedLock extends ListenerLock:
    * rule "a dropped listener is either completed already or never will be" (ADR 0006); every
    * waiter that owns a lock gives up through it.
    */
-  final def retireUnused(): Boolean =
+  protected[weft] final def retireUnused(): Boolean =
     if acquire() then
       retire()
       true
     else false
 
   /** Whether the listener owning this lock has been completed. */
-  def isRetired: Boolean = state == DONE
+  protected[weft] def isRetired: Boolean = state == DONE
 
 private object NumberedLock:
 

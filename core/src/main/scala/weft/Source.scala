@@ -4,7 +4,7 @@ package weft
  * Something that can be awaited: it eventually offers values of type `T` to listeners.
  *
  * A source exposes polling (`poll`) and a listener registry (`onComplete`, `dropListener`).
- * Awaiting a source (`Async.await(src)`, `src.awaitResult`) registers a listener and suspends
+ * Awaiting a source (`Async.await(src)`) registers a listener and suspends
  * the caller until the listener is completed. See [[Listener]] for the completion protocol.
  *
  * Deriving sources (`map`, `filter`, `Async.race`) never consumes the underlying sources: a
@@ -94,7 +94,7 @@ object Source:
     override def hashCode: Int = k.hashCode
 
   /** `src.map(f)`: forwarding listeners are recognised by equality, so `dropListener` works. */
-  final class Mapped[T, U](src: Source[T], f: T => U) extends Source[U]:
+  final private[weft] class Mapped[T, U](src: Source[T], f: T => U) extends Source[U]:
     private def wrap(to: Listener[U]): Listener[T] = new Forwarder[T, U](to):
       override def accepts(data: T): Boolean = k.accepts(f(data))
       def complete(data: T, source: Source[T]): Unit = k.complete(f(data), Mapped.this)
@@ -103,7 +103,7 @@ object Source:
     def dropListener(k: Listener[U]): Unit = src.dropListener(wrap(k))
 
   /** `src.filter(p)`: the wrapper declines (in `accepts`) the values `p` rejects. */
-  final class Filtered[T](src: Source[T], p: T => Boolean) extends Source[T]:
+  final private[weft] class Filtered[T](src: Source[T], p: T => Boolean) extends Source[T]:
     private def wrap(to: Listener[T]): Listener[T] = new Forwarder[T, T](to):
       override def accepts(data: T): Boolean = p(data) && k.accepts(data)
       def complete(data: T, source: Source[T]): Unit = k.complete(data, Filtered.this)

@@ -40,15 +40,6 @@ extension [T](f1: Future[T])
       r.onCancel(() => f1.dropListener(l))
       f1.onComplete(l)
 
-extension (fs: Future.type)
-  /** The first of `futures` to succeed; if all fail, the failure of the last to fail. */
-  def alt[T](futures: Future[T]*): Future[T] =
-    CoreFutures.firstSuccess(futures, cancelLosers = false)
-
-  /** As [[alt]], and cancels the others once one succeeds. */
-  def altC[T](futures: Future[T]*): Future[T] =
-    CoreFutures.firstSuccess(futures, cancelLosers = true)
-
 extension [T](futures: Seq[Future[T]])
 
   /**

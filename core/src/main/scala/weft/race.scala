@@ -16,7 +16,7 @@ import scala.compiletime.uninitialized
  * another thread when a source wins, so registration re-checks after each source and drops the
  * wrapper itself if the race is already decided: no listener stays registered after a race.
  */
-final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
+final private[weft] class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
   import RaceSource.*
   require(sources.nonEmpty, "a race needs at least one source")
 
@@ -77,7 +77,7 @@ final class RaceSource[T](sources: IndexedSeq[Source[T]]) extends Source[T]:
   private[weft] def forget(k: Listener[T], rl: RaceListener[T]): Unit = unregister(k, rl)
 
 /** Implementation of [[RaceSource]]. */
-object RaceSource:
+private[weft] object RaceSource:
 
   /** The listener a race registers on each of its sources, forwarding the first value to `k`. */
   final class RaceListener[T](k: Listener[T], race: RaceSource[T]) extends Listener[T]:

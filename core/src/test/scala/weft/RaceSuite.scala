@@ -26,25 +26,25 @@ class RaceSuite extends munit.FunSuite:
     Async.blocking:
       val slow = Future { Thread.sleep(200); 1 }
       val fast = Future { 2 }
-      assertEquals(Async.race(slow, fast).awaitResult, Success(2))
+      assertEquals(Async.await(Async.race(slow, fast)), Success(2))
 
   test("race of an already completed source wins at once"):
     Async.blocking:
       val never = Promise[Int]()
-      assertEquals(Async.race(never.future, Future.now(Success(9))).awaitResult, Success(9))
+      assertEquals(Async.await(Async.race(never.future, Future.now(Success(9)))), Success(9))
       assertNoListeners(Seq(never.future))
 
   test("either says which side won"):
     Async.blocking:
       val l = Future { Thread.sleep(100); "left" }
       val r = Future(42)
-      assertEquals(Async.either(l, r).awaitResult, Right(Success(42)))
+      assertEquals(Async.await(Async.either(l, r)), Right(Success(42)))
 
   test("losing listeners are dropped from every source"):
     Async.blocking:
       val ps = (1 to 50).map(_ => Promise[Int]())
       val winner = Future { Thread.sleep(10); ps(17).success(17) }
-      assertEquals(Async.race(ps.map(_.future)*).awaitResult, Success(17))
+      assertEquals(Async.await(Async.race(ps.map(_.future)*)), Success(17))
       assertNoListeners(ps.map(_.future))
       winner.await
 
@@ -53,7 +53,7 @@ class RaceSuite extends munit.FunSuite:
       val a, b, c = Promise[Int]()
       val inner = Async.race(a.future, b.future)
       val outer = Async.race(inner, c.future)
-      val done = Future(outer.awaitResult)
+      val done = Future(Async.await(outer))
       Thread.sleep(10)
       b.success(2)
       c.success(3)
@@ -66,10 +66,10 @@ class RaceSuite extends munit.FunSuite:
       val a = Promise[Int]()
       val b = Future { Thread.sleep(10); "b" }
       val out = Async.select(
-        a.future.handle(_ =>
+        a.future ~~> (_ =>
           fired.incrementAndGet(); "a"
         ),
-        b.handle(r =>
+        b ~~> (r =>
           fired.incrementAndGet(); r.get + "!"
         )
       )
@@ -96,7 +96,7 @@ class RaceSuite extends munit.FunSuite:
             val rnd = ThreadLocalRandom.current()
             val picked = IndexedSeq.fill(3)(sources(rnd.nextInt(sources.size)).future).distinct
             ready.countDown()
-            val r = Async.race(picked*).awaitResult
+            val r = Async.await(Async.race(picked*))
             wins.incrementAndGet()
             r
         ready.await()
@@ -113,7 +113,7 @@ class RaceSuite extends munit.FunSuite:
     Async.blocking:
       val rnd = ThreadLocalRandom.current()
       val fs = (1 to 500).map: _ =>
-        Future(Async.race(sources.map(_.future)*).awaitResult)
+        Future(Async.await(Async.race(sources.map(_.future)*)))
       fs.foreach(f => if rnd.nextBoolean() then f.cancel())
       Thread.sleep(20)
       fs.foreach(f => if rnd.nextInt(4) == 0 then f.cancel())

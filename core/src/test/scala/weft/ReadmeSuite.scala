@@ -14,5 +14,5 @@ class ReadmeSuite extends munit.FunSuite:
 
   test("README example: a race"):
     val winner = Async.blocking:
-      Async.race(Future { Thread.sleep(50); "slow" }, Future("fast")).awaitResult
+      Async.await(Async.race(Future { Thread.sleep(50); "slow" }, Future("fast")))
     assertEquals(winner, Success("fast"))

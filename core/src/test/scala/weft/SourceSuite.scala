@@ -30,7 +30,7 @@ class SourceSuite extends munit.FunSuite:
   test("map transforms values and does not consume the source"):
     Async.blocking:
       val f = Future(20)
-      assertEquals(f.map(_.map(_ + 1)).awaitResult, Success(21))
+      assertEquals(Async.await(f.map(_.map(_ + 1))), Success(21))
       assertEquals(f.value, 20)
 
   test("dropping through map removes the underlying listener"):
@@ -46,11 +46,11 @@ class SourceSuite extends munit.FunSuite:
     Async.blocking:
       val odd = Future.now(Success(2)).filter(_.get % 2 == 1)
       val other = Future { Thread.sleep(10); 7 }
-      assertEquals(Async.race(odd, other).awaitResult, Success(7))
+      assertEquals(Async.await(Async.race(odd, other)), Success(7))
 
   test("filter accepts matching values"):
     Async.blocking:
-      assertEquals(Future.now(Success(3)).filter(_.get % 2 == 1).awaitResult, Success(3))
+      assertEquals(Async.await(Future.now(Success(3)).filter(_.get % 2 == 1)), Success(3))
 
   test("a custom OriginalSource can be awaited"):
     final class Once extends OriginalSource[String]:
@@ -61,7 +61,7 @@ class SourceSuite extends munit.FunSuite:
       def dropListener(k: Listener[String]): Unit = waiting = waiting.filterNot(_ == k)
     val src = Once()
     Async.blocking:
-      val f = Future(src.awaitResult)
+      val f = Future(Async.await(src))
       while src.waiting.isEmpty do Thread.sleep(1)
       src.fire("hello")
       assertEquals(f.value, "hello")

@@ -3,7 +3,7 @@ package weft.bench
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
 import org.openjdk.jmh.annotations.*
-import weft.{Async, await, awaitResult}
+import weft.{Async, await}
 
 /**
  * Workload `race-3` (seed 002, Async.race, without the sleeps dominating): three tasks race; one
@@ -28,7 +28,7 @@ class Race3:
         val winner = _root_.weft.Future(value)
         val l1 = _root_.weft.Future(sleeper())
         val l2 = _root_.weft.Future(sleeper())
-        Async.race(winner, l1, l2).awaitResult.get
+        Async.await(Async.race(winner, l1, l2)).get
       }
       i += 1
     sum

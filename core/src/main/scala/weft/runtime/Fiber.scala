@@ -9,10 +9,10 @@ import java.util.concurrent.locks.LockSupport
  * runtime without `java.lang.Thread` (Scala Native, a continuation scheduler) can be added by
  * replacing this package only.
  */
-opaque type Fiber = Thread
+private[weft] opaque type Fiber = Thread
 
 /** Operations on [[Fiber]]s. */
-object Fiber:
+private[weft] object Fiber:
 
   /** The fiber of a JVM thread (runtime layer only). */
   private[runtime] inline def ofThread(t: Thread): Fiber = t

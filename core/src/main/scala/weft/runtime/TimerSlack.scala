@@ -30,7 +30,7 @@ import scala.util.control.NonFatal
  * The system property `weft.timer.slackNanos`: a positive number of nanoseconds (default
  * [[DefaultNanos]]), or `off` to leave the system's slack alone.
  */
-object TimerSlack:
+private[weft] object TimerSlack:
 
   /** The system property that sets the timer thread's slack (nanoseconds, or `off`). */
   val PropertyName = "weft.timer.slackNanos"
