@@ -4,7 +4,7 @@ import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
 import scala.util.{Failure, Success, Try}
 import weft.{Async, Promise, Source}
-import weft.runtime.Fiber
+import weft.runtime.{CacheLine, Fiber}
 
 /**
  * The one implementation of every channel kind: rendezvous (`capacity == 0`), buffered
@@ -333,10 +333,10 @@ private[channels] object CellChannel:
     async.await(Promise[Nothing]().future)
     throw InterruptedException()
 
-  /** Where S and R sit in a channel's `counts` array (8 longs = 64 bytes apart). */
-  inline val SendersAt = 8
-  inline val ReceiversAt = 16
-  inline val CountsLength = 24
+  /** Where S and R sit in a channel's `counts` array: a cache line apart (see `CacheLine`). */
+  inline def SendersAt: Int = CacheLine.slot(0, 8)
+  inline def ReceiversAt: Int = CacheLine.slot(1, 8)
+  inline def CountsLength: Int = CacheLine.arrayLength(2, 8)
 
   /** Volatile and atomic access to the `counts` array. */
   val COUNT: VarHandle = MethodHandles.arrayElementVarHandle(classOf[Array[Long]])

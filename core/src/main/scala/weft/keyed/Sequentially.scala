@@ -3,6 +3,7 @@ package weft.keyed
 import java.util.concurrent.CancellationException
 import scala.concurrent.duration.{DurationInt, FiniteDuration}
 import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
+import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, WorkerPool}
 
 /**
  * A keyed sequential executor: tasks with the same key run one at a time, in the order they were
@@ -28,11 +29,11 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==How it works==
- * A key with queued or running tasks has an ''entry'' in a [[LaneTable]] (a lock-free map): the
+ * A key with queued or running tasks has an ''entry'' in a [[KeyTable]] (a lock-free map): the
  * task that found the key idle. Tasks that come while it is in flight queue in a [[Lane]]
  * attached to it; a key whose tasks come one at a time never gets a lane (see "The key's entry"
  * in [[KeyedTask]]). The entry dies when the key runs dry and leaves the map soon after (a worker
- * hands it to the submitting side, which removes it: see [[RetiredLanes]]), so idle keys cost
+ * hands it to the submitting side, which removes it: see [[DeadEntries]]), so idle keys cost
  * nothing. The fiber that installs an entry holds the key's ''baton'' (the right to run the
  * key's tasks, see [[Lane]]): `run` on an idle key runs the body at once on the caller's own
  * fiber (no hand-off at all) and passes the baton to the pool if tasks queued up meanwhile;
@@ -58,8 +59,8 @@ import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
 final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long, scope: Async)
     extends Cancellable:
 
-  private val lanes = LaneTable[K]()
-  private val retired = RetiredLanes(entry => lanes.remove(entry))
+  private val lanes = KeyTable[K]()
+  private val retired = DeadEntries(entry => lanes.remove(entry))
   private val pool = WorkerPool(scope, keepAliveNanos, retired, drain, () => cancel())
   @volatile private var closed = false
   @volatile private var shutdown = false
@@ -81,7 +82,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   def run[T](key: K)(body: Async ?=> T)(using async: Async): T =
     checkKey(key)
     checkOpen()
-    val h = LaneTable.spread(key.##)
+    val h = KeyTable.spread(key.##)
     if lanes.get(key, h) == null then
       val entry = KeyedTask.inlineEntry(key, h)
       if lanes.putIfAbsent(entry) == null then return runInline(entry, body)
@@ -114,7 +115,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   def submit[T](key: K)(body: Async ?=> T)(using Async): Future[T] =
     checkKey(key)
     checkOpen()
-    val task = KeyedTask[T](body, key, LaneTable.spread(key.##))
+    val task = KeyedTask[T](body, key, KeyTable.spread(key.##))
     enqueue(task)
     task
 
@@ -214,16 +215,16 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
       retired.sweep()
 
   /** Runs a lone entry or a lane's tasks, for a worker holding the baton (see [[drainLane]]). */
-  private def drain(work: AnyRef, retiring: RetiredLanes#Batch): Int =
+  private def drain(work: Work, retiring: DeadEntries#Batch): Int =
     work match
       case entry: KeyedTask[?] => runEntry(entry, retiring)
       case lane: Lane          => drainLane(lane, retiring)
 
   /**
    * Runs `entry`, the key's first task, then retires the key (the entry goes into the worker's
-   * batch `retiring`, see [[RetiredLanes]]) or, if a lane came meanwhile, drains the lane.
+   * batch `retiring`, see [[DeadEntries]]) or, if a lane came meanwhile, drains the lane.
    */
-  private def runEntry(entry: KeyedTask[?], retiring: RetiredLanes#Batch): Int =
+  private def runEntry(entry: KeyedTask[?], retiring: DeadEntries#Batch): Int =
     runOrDiscard(entry)
     val lane = entry.afterRun()
     if lane == null then
@@ -235,7 +236,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    * Runs `lane`'s tasks while it holds work (the caller holds the baton), then puts its dead
    * owner entry into the worker's batch `retiring`, and returns how many ran.
    */
-  private def drainLane(lane: Lane, retiring: RetiredLanes#Batch): Int =
+  private def drainLane(lane: Lane, retiring: DeadEntries#Batch): Int =
     var ran = 0
     var more = true
     while more do

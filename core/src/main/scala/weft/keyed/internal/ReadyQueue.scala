@@ -1,6 +1,8 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.atomic.AtomicReferenceArray
+import weft.runtime.CacheLine
 
 /**
  * The queue of work ready for the workers of a [[WorkerPool]]: a Michael–Scott linked queue
@@ -32,7 +34,7 @@ private[keyed] final class ReadyQueue:
     ends.set(TailSlot, dummy)
 
   /** Appends `item` (never `null`). */
-  def offer(item: AnyRef): Unit =
+  def offer(item: Work): Unit =
     val node = Node(item)
     var done = false
     while !done do
@@ -44,8 +46,8 @@ private[keyed] final class ReadyQueue:
         done = true
 
   /** Removes and returns the first item, or `null` if there is none. */
-  def poll(): AnyRef | Null =
-    var result: AnyRef | Null = null
+  def poll(): Work | Null =
+    var result: Work | Null = null
     var done = false
     while !done do
       val h = ends.get(HeadSlot)
@@ -60,13 +62,16 @@ private[keyed] final class ReadyQueue:
   def isEmpty: Boolean = ends.get(HeadSlot).next == null
 
 private[keyed] object ReadyQueue:
-  /** Slots of the padded array: `head` and `tail` 16 slots (64 bytes or more) apart. */
-  inline val Slots = 49
-  inline val HeadSlot = 16
-  inline val TailSlot = 32
+  /**
+   * Slots of the padded array: `head` and `tail` a cache line apart (see `CacheLine`; a
+   * reference takes 4 bytes with compressed pointers, 8 without, which only spaces them more).
+   */
+  inline def Slots: Int = CacheLine.arrayLength(2, 4)
+  inline def HeadSlot: Int = CacheLine.slot(0, 4)
+  inline def TailSlot: Int = CacheLine.slot(1, 4)
 
   /** A link of the queue; `item` is written before the node is published, never after. */
-  final class Node(val item: AnyRef | Null):
+  final class Node(val item: Work | Null):
     @volatile var next: Node | Null = scala.compiletime.uninitialized
 
   object Node:

@@ -1,4 +1,5 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.atomic.AtomicReferenceArray
 import java.util.concurrent.locks.ReentrantLock
@@ -15,7 +16,7 @@ import weft.runtime.Fiber
  *
  * ==Bins==
  * The table is a power-of-two array of bins (64 at first). A bin holds `null`, one entry (the task
- * itself: there is no node), or a [[LaneTable.Chain]]: an immutable array of two or more entries of
+ * itself: there is no node), or a [[KeyTable.Chain]]: an immutable array of two or more entries of
  * the same bin. Every change is one CAS of one bin, from the value read to a new value:
  * `null -> entry` to install, `entry -> null` to remove, or a copy of a chain with one entry more
  * or less. No lock and no shared counter is touched on these paths; [[size]] counts by traversal.
@@ -31,7 +32,7 @@ import weft.runtime.Fiber
  * grew for ever under churn: every insertion is a new draw, and some bin eventually collects four
  * entries at any load. Under the churn of the sequentially-batch-1000 benchmark it reached a size
  * at which every lookup, install and removal missed the cache (figures in docs/perf/keyed.md);
- * `LaneTableSuite` ("churn of distinct keys does not grow the table beyond its load", "keys whose
+ * `KeyTableSuite` ("churn of distinct keys does not grow the table beyond its load", "keys whose
  * hashes share their low bits still grow the table") re-checks both rules.
  *
  * One thread grows at a time; the others go on, a long chain only makes them slower. The grower moves the bins one by one: it CASes bin `i` from
@@ -46,12 +47,12 @@ import weft.runtime.Fiber
  *
  * ==Dead entries==
  * A dead entry (its key went idle) may stay in its bin for a while (its removal is deferred, see
- * [[RetiredLanes]]). It is dead to every operation: [[get]] and [[size]] skip it, and
+ * [[DeadEntries]]). It is dead to every operation: [[get]] and [[size]] skip it, and
  * [[putIfAbsent]] replaces it by the new entry of its key in the same CAS. Only [[retained]]
  * still counts it.
  */
-private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int = 4):
-  import LaneTable.*
+private[keyed] final class KeyTable[K](initialCapacity: Int = 64, growAt: Int = 4):
+  import KeyTable.*
 
   require(Integer.bitCount(initialCapacity) == 1, "initialCapacity must be a power of two")
   require(growAt >= 2, "growAt must be >= 2")
@@ -190,7 +191,7 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
       case null     => entry
       case c: Chain => Chain(c.entries :+ entry)
       case e: Entry => Chain(Array[Entry](e, entry))
-      case other    => throw IllegalStateException(s"LaneTable: bad bin $other")
+      case other    => throw IllegalStateException(s"KeyTable: bad bin $other")
 
   /** The bin `v` without `entry` (by identity); `v` itself if `entry` is not in it. */
   private def without(v: AnyRef | Null, entry: Entry): AnyRef | Null =
@@ -252,7 +253,7 @@ private[keyed] final class LaneTable[K](initialCapacity: Int = 64, growAt: Int =
       case 1 => entries(0)
       case _ => Chain(entries)
 
-private[keyed] object LaneTable:
+private[keyed] object KeyTable:
 
   /** An entry of the table: the task that holds its key (see [[KeyedTask]]). */
   type Entry = KeyedTask[?]

@@ -1,4 +1,5 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
@@ -11,7 +12,7 @@ final case class Collider(id: Int, hash: Int):
   override def hashCode: Int = hash
 
 /**
- * Lincheck target: a [[LaneTable]] of one bin that grows at chains of two, so that growth races
+ * Lincheck target: a [[KeyTable]] of one bin that grows at chains of two, so that growth races
  * with every operation. Keys 1..4 have hash codes 1..4 (spread leaves them as they are).
  *
  * The operations follow the executor's protocol: an entry dies by a CAS of its `lane` from
@@ -19,8 +20,8 @@ final case class Collider(id: Int, hash: Int):
  * by identity, either at once or never (left for an install of their key to replace).
  */
 @Param(name = "k", gen = classOf[IntGen], conf = "1:4")
-class LincheckLaneTable:
-  private val t = LaneTable[Int](initialCapacity = 1, growAt = 2)
+class LincheckKeyTable:
+  private val t = KeyTable[Int](initialCapacity = 1, growAt = 2)
 
   @Operation def install(k: Int): Boolean = t.putIfAbsent(entry(k)) == null
 
@@ -40,11 +41,11 @@ class LincheckLaneTable:
     if e != null && e.retireAlone() then e else null
 
 /** The key map of [[Sequentially]]: semantics, growth, concurrency and linearizability. */
-class LaneTableSuite extends munit.FunSuite:
+class KeyTableSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(120, "s")
 
   test("install, look up and remove entries; a second install of a key returns the first"):
-    val t = LaneTable[String]()
+    val t = KeyTable[String]()
     val a = entry("a")
     assertEquals(t.putIfAbsent(a), null)
     assert(t.putIfAbsent(entry("a")) eq a)
@@ -58,7 +59,7 @@ class LaneTableSuite extends munit.FunSuite:
     assertEquals(t.size, 0)
 
   test("a dead entry: lookups skip it, an install replaces it, removal is by identity"):
-    val t = LaneTable[String]()
+    val t = KeyTable[String]()
     val old = entry("a")
     assertEquals(t.putIfAbsent(old), null)
     assert(old.retireAlone())
@@ -78,7 +79,7 @@ class LaneTableSuite extends munit.FunSuite:
     assertEquals(t.retained, 0)
 
   test("a dead entry in a chain is replaced in place; the others stay"):
-    val t = LaneTable[Collider]()
+    val t = KeyTable[Collider]()
     val entries = (0 until 3).map(i => entry(Collider(i, 7)))
     entries.foreach(l => assertEquals(t.putIfAbsent(l), null))
     assert(entries(1).retireAlone())
@@ -90,7 +91,7 @@ class LaneTableSuite extends munit.FunSuite:
     assert(t.get(Collider(2, 7)) eq entries(2))
 
   test("growth keeps every entry, and removing them all leaves the table empty"):
-    val t = LaneTable[Int]()
+    val t = KeyTable[Int]()
     val entries = (0 until 10_000).map(k => entry(k))
     entries.foreach(l => assertEquals(t.putIfAbsent(l), null))
     assert(t.capacity >= 2048, s"capacity ${t.capacity}")
@@ -105,7 +106,7 @@ class LaneTableSuite extends munit.FunSuite:
   test("churn of distinct keys does not grow the table beyond its load"):
     // At most 2,000 live keys at a time, 2 million in all: a chain of four entries turns up
     // somewhere at any load, but the table grows only where it is crowded.
-    val t = LaneTable[Int]()
+    val t = KeyTable[Int]()
     val rnd = scala.util.Random(7)
     val live = new Array[KeyedTask[?]](2_000)
     for i <- 0 until 2_000_000 do
@@ -119,7 +120,7 @@ class LaneTableSuite extends munit.FunSuite:
 
   test("keys whose hashes share their low bits still grow the table: chains stay short"):
     // Multiples of 32 use one bin in 32: the bins around a chain look empty, but the chain grows.
-    val t = LaneTable[Int]()
+    val t = KeyTable[Int]()
     val entries = (0 until 2_000).map(i => entry(i * 32))
     entries.foreach(l => assertEquals(t.putIfAbsent(l), null))
     // 2,000 keys in (capacity / 32) bins, each chain below 8 entries: at least 8,192 bins.
@@ -127,7 +128,7 @@ class LaneTableSuite extends munit.FunSuite:
     entries.foreach(l => assert(t.get(l.key.asInstanceOf[Int]) eq l))
 
   test("keys with equal hash codes share a chain and do not grow the table"):
-    val t = LaneTable[Collider]()
+    val t = KeyTable[Collider]()
     val entries = (0 until 100).map(i => entry(Collider(i, 7)))
     entries.foreach(l => assertEquals(t.putIfAbsent(l), null))
     assertEquals(t.capacity, 64)
@@ -138,7 +139,7 @@ class LaneTableSuite extends munit.FunSuite:
   test("racing installs of one key leave exactly one entry; distinct keys all land"):
     val threads = 8
     val rounds = 20_000
-    val t = LaneTable[Int](initialCapacity = 1)
+    val t = KeyTable[Int](initialCapacity = 1)
     val winners = ConcurrentHashMap[Int, AtomicInteger]()
     val start = CountDownLatch(1)
     val workers = (0 until threads).map: id =>
@@ -160,7 +161,7 @@ class LaneTableSuite extends munit.FunSuite:
   test("concurrent install and remove while the table grows lose nothing"):
     val threads = 4
     val keysPerThread = 50_000
-    val t = LaneTable[Int](initialCapacity = 1)
+    val t = KeyTable[Int](initialCapacity = 1)
     val failures = AtomicInteger()
     val workers = (0 until threads).map: id =>
       Thread.ofPlatform().start: () =>
@@ -179,7 +180,7 @@ class LaneTableSuite extends munit.FunSuite:
       assertEquals(present, k % 2 == 1, s"key ${id * keysPerThread + k}")
 
   test("linearizable under model checking (growth racing installs and removals)"):
-    LincheckRuns.modelCheck(classOf[LincheckLaneTable], 10, 30, threads = 2, actorsPerThread = 3)
+    LincheckRuns.modelCheck(classOf[LincheckKeyTable], 10, 30, threads = 2, actorsPerThread = 3)
 
   test("linearizable under stress"):
-    LincheckRuns.stress(classOf[LincheckLaneTable], 20, 500, threads = 3, actorsPerThread = 3)
+    LincheckRuns.stress(classOf[LincheckKeyTable], 20, 500, threads = 3, actorsPerThread = 3)

@@ -1,9 +1,10 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.ConcurrentLinkedDeque
 import java.util.concurrent.atomic.{AtomicInteger, AtomicIntegerArray}
 import weft.{Async, Cancellable}
-import weft.runtime.Fiber
+import weft.runtime.{CacheLine, Fiber}
 
 /**
  * An elastic pool of worker fibers (virtual threads) that run the keys of a [[Sequentially]].
@@ -34,7 +35,7 @@ import weft.runtime.Fiber
  *      it wakes (or spawns) another searcher before draining, so a ready lane never waits for a
  *      task that may be slow;
  *   1. drains the lane (runs its tasks until it retires; the key's dead entry goes into the
- *      worker's batch of [[RetiredLanes]]), then searches again;
+ *      worker's batch of [[DeadEntries]]), then searches again;
  *   1. finding nothing, hands its batch of dead entries over, stops searching, re-checks
  *      `ready`, and parks as idle (in `idle`), until woken or its keep-alive expires (then it
  *      exits); if dead entries are still waiting after `SweepDelayNanos`, it removes them.
@@ -81,8 +82,8 @@ import weft.runtime.Fiber
 private[keyed] final class WorkerPool(
     scope: Async,
     keepAliveNanos: Long,
-    retired: RetiredLanes,
-    drain: (AnyRef, RetiredLanes#Batch) => Int,
+    retired: DeadEntries,
+    drain: (Work, DeadEntries#Batch) => Int,
     cancelOwner: () => Unit
 ):
   import WorkerPool.*
@@ -104,7 +105,7 @@ private[keyed] final class WorkerPool(
    * Makes `work` run on a worker: a lone entry task, or a lane whose baton the caller hands
    * over (the pool passes it to `drain`).
    */
-  def activate(work: AnyRef): Unit =
+  def activate(work: Work): Unit =
     ready.offer(work)
     if searching.get() == 0 then wakeOrSpawn()
 
@@ -209,7 +210,7 @@ private[keyed] final class WorkerPool(
       if running then searching.decrementAndGet()
 
     /** Polls `ready` once: a worker never spins on it (see "Not spinning for work"). */
-    private def poll(): AnyRef | Null = ready.poll()
+    private def poll(): Work | Null = ready.poll()
 
     /** Parks as idle; `true` if woken to search (already counted), `false` to exit. */
     private def parkIdle(stopping: () => Boolean): Boolean =
@@ -236,18 +237,20 @@ private[keyed] final class WorkerPool(
 
 private[keyed] object WorkerPool:
 
-  /** An atomic counter padded to a cache line of its own (the middle of 33 ints). */
+  /** An atomic counter on a cache line of its own (see `CacheLine`). */
   final class Searching:
-    private val slots = AtomicIntegerArray(33)
+    private val slots = AtomicIntegerArray(CacheLine.arrayLength(1, 4))
 
     /** The count (a volatile read). */
-    def get(): Int = slots.get(16)
+    def get(): Int = slots.get(At)
 
     /** Adds one; returns the new count. */
-    def incrementAndGet(): Int = slots.incrementAndGet(16)
+    def incrementAndGet(): Int = slots.incrementAndGet(At)
 
     /** Subtracts one; returns the new count. */
-    def decrementAndGet(): Int = slots.decrementAndGet(16)
+    def decrementAndGet(): Int = slots.decrementAndGet(At)
+
+  private inline def At: Int = CacheLine.slot(0, 4)
 
   inline val ACTIVE = 0
   inline val IDLE = 1

@@ -1,4 +1,5 @@
 package weft.keyed
+package internal
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
@@ -12,7 +13,7 @@ import weft.runtime.Fiber
  * future, to save an allocation), and a link in its key's queue ([[Lane]]).
  *
  * ==The key's entry==
- * The task that finds its key idle becomes the key's ''entry'' in the key map ([[LaneTable]]):
+ * The task that finds its key idle becomes the key's ''entry'' in the key map ([[KeyTable]]):
  * it carries its key and the key's spread hash, and `lane` says what follows it:
  *   - `null`: nothing; the entry is its key's only task (queued or running). A key that never
  *     has two tasks in flight at once thus costs one object per task, and no [[Lane]];
@@ -58,19 +59,19 @@ import weft.runtime.Fiber
  * @param key
  *   the task's key
  * @param hash
- *   the key's spread hash code ([[LaneTable.spread]]), computed once by the submitter
+ *   the key's spread hash code ([[KeyTable.spread]]), computed once by the submitter
  */
 private[keyed] final class KeyedTask[T](
     private var body: Async ?=> T,
     val key: Any,
     val hash: Int
-) extends CoreFuture[T]:
+) extends CoreFuture[T], Work:
   import KeyedTask.*
 
   /** As the key's entry: what follows this task (see "The key's entry"). */
   @volatile private[keyed] var lane: Lane | Null = uninitialized
 
-  /** The next dead entry on the way out of the key map (see [[RetiredLanes]]). */
+  /** The next dead entry on the way out of the key map (see [[DeadEntries]]). */
   private[keyed] var nextRetired: KeyedTask[?] | Null = uninitialized
 
   /** The next task of the same key (written by the producer that enqueues it). */

@@ -1,22 +1,23 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 
 /** The hand-over of dead key entries from workers to submitters: nothing lost, nothing twice. */
-class RetiredLanesSuite extends munit.FunSuite:
+class DeadEntriesSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(60, "s")
 
   test("a batch is handed over when full or flushed; a sweep removes each entry once"):
     val removed = collection.mutable.ArrayBuffer[KeyedTask[?]]()
-    val retired = RetiredLanes(l => removed += l)
+    val retired = DeadEntries(l => removed += l)
     val batch = new retired.Batch
-    val entries = (0 until RetiredLanes.BatchSize + 3).map(i => entry(i))
-    entries.take(RetiredLanes.BatchSize - 1).foreach(batch.add)
+    val entries = (0 until DeadEntries.BatchSize + 3).map(i => entry(i))
+    entries.take(DeadEntries.BatchSize - 1).foreach(batch.add)
     assert(!retired.pending, "a batch that is not full stays with its worker")
-    batch.add(entries(RetiredLanes.BatchSize - 1))
+    batch.add(entries(DeadEntries.BatchSize - 1))
     assert(retired.pending, "a full batch is handed over")
-    entries.drop(RetiredLanes.BatchSize).foreach(batch.add)
+    entries.drop(DeadEntries.BatchSize).foreach(batch.add)
     batch.flush()
     retired.sweep()
     assert(!retired.pending)
@@ -32,7 +33,7 @@ class RetiredLanesSuite extends munit.FunSuite:
     val perWorker = 200_000
     val removals = ConcurrentHashMap[KeyedTask[?], AtomicInteger]()
     val retired =
-      RetiredLanes(l => removals.computeIfAbsent(l, _ => AtomicInteger()).incrementAndGet())
+      DeadEntries(l => removals.computeIfAbsent(l, _ => AtomicInteger()).incrementAndGet())
     val start = CountDownLatch(1)
     val producing = AtomicInteger(workers)
     val ws = (0 until workers).map: id =>

@@ -1,10 +1,11 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.atomic.AtomicReference
 
 /**
  * Key entries that died on a worker (their key went idle), on their way out of the
- * [[LaneTable]]: the workers hand them over here, and the fibers that submit tasks remove them
+ * [[KeyTable]]: the workers hand them over here, and the fibers that submit tasks remove them
  * from the table. (An entry is the task that holds its key, see [[KeyedTask]]; it dies when it
  * finishes alone or when its [[Lane]] retires.)
  *
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference
  *
  * ==Why nothing is lost or kept==
  * A dead entry left in the table is skipped by lookups and replaced by an insertion of its key
- * (see [[LaneTable]]), so deferring its removal changes no result; removal is by identity, so
+ * (see [[KeyTable]]), so deferring its removal changes no result; removal is by identity, so
  * removing an entry already replaced or removed does nothing. Memory stays bounded: a worker
  * holds at most `BatchSize - 1` entries in its batch, flushes it whenever it finds nothing
  * ready, and, once idle, sweeps the shared stack itself if no submission did so within a short
@@ -34,8 +35,8 @@ import java.util.concurrent.atomic.AtomicReference
  * @param remove
  *   removes an entry from the table (by identity)
  */
-private[keyed] final class RetiredLanes(remove: KeyedTask[?] => Unit):
-  import RetiredLanes.BatchSize
+private[keyed] final class DeadEntries(remove: KeyedTask[?] => Unit):
+  import DeadEntries.BatchSize
 
   private val stack = AtomicReference[KeyedTask[?] | Null]()
 
@@ -80,7 +81,7 @@ private[keyed] final class RetiredLanes(remove: KeyedTask[?] => Unit):
         last = null
         size = 0
 
-private[keyed] object RetiredLanes:
+private[keyed] object DeadEntries:
 
   /** Entries a worker collects before it hands them over. */
   inline val BatchSize = 32

@@ -1,4 +1,5 @@
 package weft.keyed
+package internal
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
@@ -11,7 +12,7 @@ import weft.{Async, Promise}
  * task was in flight (see "The key's entry" in [[KeyedTask]]). A key gets a lane only when a
  * second task of it arrives while the first is queued or running; a key whose tasks come one at
  * a time never has one. The lane hangs off its `owner` entry and dies with it: when the lane
- * retires, the entry is dead and leaves the key map ([[LaneTable]]).
+ * retires, the entry is dead and leaves the key map ([[KeyTable]]).
  *
  * ==Count and baton==
  * `count` is the number of tasks admitted and not yet settled as finished, the running one
@@ -20,7 +21,7 @@ import weft.{Async, Promise}
  * key's tasks): after the owner it settles it here ([[finishOne]]) and goes on with the lane's
  * tasks. Exactly one fiber holds the baton at a time; it runs a task, then [[finishOne]], which
  * settles the `done` tasks finished so far (see "Settling in batches"): `count` `done` ->
- * `RETIRED` (the lane and its owner are dead; the owner leaves the map via [[RetiredLanes]],
+ * `RETIRED` (the lane and its owner are dead; the owner leaves the map via [[DeadEntries]],
  * or at once) or `c` -> `c - done` (it keeps the baton and runs the next task). A producer
  * admits its task with a CAS `c` -> `c + 1` for `1 <= c <= limit`, then pushes it; it fails on
  * `RETIRED` (it then helps remove the dead entry and installs its own task as the key's new
@@ -45,9 +46,9 @@ import weft.{Async, Promise}
  *
  * ==Layout==
  * The fields producers read and write (`count`, `tail`, `front`) and those only the baton
- * holder writes (`head`, `initial`, `unsettled`) sit on different cache lines (padding in
- * between), so that a push on one core does not miss on a line the holder keeps writing on
- * another.
+ * holder writes (`head`, `initial`, `unsettled`) sit on different cache lines (unused fields in
+ * between, the exception `weft.runtime.CacheLine` explains), so that a push on one core does not
+ * miss on a line the holder keeps writing on another.
  *
  * ==Fences==
  * Only the steps that decide something are full fences: the producer's swap of `tail`, and the
@@ -74,7 +75,7 @@ private[keyed] final class Lane(
     val owner: KeyedTask[?] | Null,
     first: KeyedTask[?] | Null,
     initialCount: Int
-) extends LaneProducerFields(first, initialCount):
+) extends LaneProducerFields(first, initialCount), Work:
   import Lane.*
 
   /** The last task taken by the baton holder (consumer side only). */

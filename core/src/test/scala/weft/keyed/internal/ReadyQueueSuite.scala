@@ -1,4 +1,5 @@
 package weft.keyed
+package internal
 
 import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
@@ -6,14 +7,19 @@ import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import weft.LincheckRuns
 
+/** A work item for the tests: a number. */
+final case class Item(v: Int) extends Work
+
 /** Lincheck target: the ready queue of the worker pool against a sequential FIFO queue. */
 @Param(name = "v", gen = classOf[IntGen], conf = "1:5")
 class LincheckReadyQueue:
   private val q = ReadyQueue()
 
-  @Operation def offer(v: Int): Unit = q.offer(Integer.valueOf(v))
+  @Operation def offer(v: Int): Unit = q.offer(Item(v))
 
-  @Operation def poll(): Integer | Null = q.poll().asInstanceOf[Integer | Null]
+  @Operation def poll(): Integer | Null = q.poll() match
+    case Item(v) => Integer.valueOf(v)
+    case _       => null
 
   @Operation def isEmpty: Boolean = q.isEmpty
 
@@ -25,7 +31,7 @@ class ReadyQueueSuite extends munit.FunSuite:
     val q = ReadyQueue()
     assert(q.isEmpty)
     assertEquals(q.poll(), null)
-    val items = (0 until 100).map(i => s"item $i")
+    val items = (0 until 100).map(Item(_))
     items.foreach(q.offer)
     assert(!q.isEmpty)
     assertEquals((0 until 100).map(_ => q.poll()), items)
@@ -45,7 +51,7 @@ class ReadyQueueSuite extends munit.FunSuite:
       (0 until producers).map: p =>
         Thread.ofPlatform().start: () =>
           start.await()
-          for i <- 0 until perProducer do q.offer(Integer.valueOf(p * perProducer + i))
+          for i <- 0 until perProducer do q.offer(Item(p * perProducer + i))
       ++ (0 until consumers).map: _ =>
         Thread.ofPlatform().start: () =>
           start.await()
@@ -53,7 +59,7 @@ class ReadyQueueSuite extends munit.FunSuite:
           while remaining.get() > 0 do
             q.poll() match
               case null =>
-              case v: Integer =>
+              case Item(v) =>
                 val p = v / perProducer
                 if v <= last(p) then outOfOrder.incrementAndGet()
                 last(p) = v
