@@ -21,7 +21,7 @@ Global / onLoad := {
  * native calls, so it changes nothing for them.
  */
 val forkedJvmFlags: Seq[String] =
-  (if (jdkMajor >= 24) Seq("--sun-misc-unsafe-memory-access=allow") else Nil) ++
+  JvmFlags.unsafeMemoryAccess ++
     Seq("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xss1m")
 
 /**

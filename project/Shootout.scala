@@ -27,7 +27,7 @@ object Shootout {
     run / connectInput := false,
     run / outputStrategy := Some(StdoutOutput),
     run / baseDirectory := (ThisBuild / baseDirectory).value,
-    run / javaOptions ++= Seq("-Djava.awt.headless=true", "-Xmx1g") ++ unsafeFlag
+    run / javaOptions ++= Seq("-Djava.awt.headless=true", "-Xmx1g") ++ JvmFlags.unsafeMemoryAccess
   )
 
   /** The command itself; register with `commands += Shootout.command`. */
@@ -72,15 +72,6 @@ object Shootout {
           )
         next
     }
-
-  /**
-   * `--sun-misc-unsafe-memory-access=allow` where the JDK knows it (24+), silencing Scala 3's
-   * lazy-val warnings.
-   */
-  private def unsafeFlag: Seq[String] =
-    if (sys.props("java.specification.version").split('.').last.toInt >= 24)
-      Seq("--sun-misc-unsafe-memory-access=allow")
-    else Nil
 
   /** Every peer and tool version the report header lists. */
   private def peerVersions: Seq[(String, String)] = Seq(

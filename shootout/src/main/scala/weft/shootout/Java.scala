@@ -12,15 +12,6 @@ object Java:
   /** The `java` executable of the running JDK. */
   val executable: String = File(File(sys.props("java.home"), "bin"), "java").getPath
 
-  /** Whether the JDK accepts `--sun-misc-unsafe-memory-access=allow` (JDK 23+). */
-  lazy val acceptsUnsafeMemoryAccessFlag: Boolean = accepts("--sun-misc-unsafe-memory-access=allow")
-
-  /** Whether `java <flag> -version` succeeds. */
-  def accepts(flag: String): Boolean =
-    val p = ProcessBuilder(executable, flag, "-version").redirectErrorStream(true).start()
-    p.getInputStream.readAllBytes()
-    p.waitFor(60, TimeUnit.SECONDS) && p.exitValue == 0
-
   /** How a child process ended. */
   enum Exit:
     /** It exited with this code. */

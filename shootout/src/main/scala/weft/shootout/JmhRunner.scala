@@ -11,13 +11,17 @@ import java.nio.file.Files
  */
 final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit = _ => ()):
 
+  private val unsafeFlag = "--sun-misc-unsafe-memory-access=allow"
+
+  /**
+   * The unsafe-memory-access flag where the build decided this JDK takes it (project/JvmFlags):
+   * found among the build's benchmark flags, never decided again here.
+   */
+  private val unsafe: Seq[String] = config.jvmOptions.filter(_ == unsafeFlag).distinct
+
   /** Flags for every child JVM we start ourselves (JMH hosts, external harnesses). */
   private val hostFlags: Seq[String] =
-    (if Java.acceptsUnsafeMemoryAccessFlag then Seq("--sun-misc-unsafe-memory-access=allow")
-     else Nil) ++
-      Seq("-Xmx512m", "-Djava.awt.headless=true", "-Duser.language=en", "-Duser.country=US")
-
-  private val unsafeFlag = "--sun-misc-unsafe-memory-access=allow"
+    unsafe ++ Seq("-Xmx512m", "-Djava.awt.headless=true", "-Duser.language=en", "-Duser.country=US")
 
   /**
    * Flags of every benchmark JVM (`-jvmArgs`, replacing JMH's default of copying the host's):
@@ -26,8 +30,7 @@ final class JmhRunner(config: RunConfig, workDir: File, notify: String => Unit =
   val benchmarkJvmArgs: Seq[String] = config.jvmOptions.filterNot(_ == unsafeFlag).distinct
 
   /** Appended to the benchmark JVMs (`-jvmArgsAppend`) only where this JDK accepts it. */
-  val benchmarkJvmAppend: Seq[String] =
-    if Java.acceptsUnsafeMemoryAccessFlag then Seq(unsafeFlag) else Nil
+  val benchmarkJvmAppend: Seq[String] = unsafe
 
   /** Everything a benchmark JVM gets, for the report. */
   def allBenchmarkJvmArgs: Seq[String] = benchmarkJvmArgs ++ benchmarkJvmAppend
