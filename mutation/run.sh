@@ -37,7 +37,8 @@ results="mutation-results.txt"
 log="$scratch/mutation.log"
 echo "mutation: scratch copy $scratch, timeout ${timeout}s per mutant, full log $log"
 set +e
-(cd "$scratch" && ./sbtw "mutate mutation/mutants.txt $timeout $results $*" </dev/null 2>&1) |
+# The Lincheck runs at full size (as the mutants were scored), the storms at the test run's size.
+(cd "$scratch" && WEFT_STRESS=full WEFT_STORM_OPS=1500 ./sbtw "mutate mutation/mutants.txt $timeout $results $*" </dev/null 2>&1) |
   tee "$log" | sed -u 's/\x1b\[[0-9;]*m//g' | grep -a --line-buffered '\[mutation\]'
 status=${PIPESTATUS[0]}
 set -e

@@ -4,8 +4,16 @@ import org.jetbrains.kotlinx.lincheck.LinCheckerKt
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions
 import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions
 
-/** Lincheck runs sized for CI on 2 cores, shared by the suites of the lock-free structures. */
+/**
+ * Lincheck runs sized for CI on 2 cores, shared by the suites of the lock-free structures. The
+ * iteration counts the suites give are the stress run's (`./sbtw stress`); the test run checks a
+ * fifth of the scenarios (at least two), each with all its invocations (see
+ * [[weft.testing.Stress]]).
+ */
 object LincheckRuns:
+
+  private def scenarios(iterations: Int): Int =
+    weft.testing.Stress.size(full = iterations, sample = math.max(2, iterations / 5))
 
   /**
    * Model-checks `target` (a class with `@Operation`s): `iterations` scenarios of `threads` x
@@ -18,7 +26,8 @@ object LincheckRuns:
       threads: Int,
       actorsPerThread: Int
   ): Unit =
-    val o = ModelCheckingOptions().iterations(iterations).invocationsPerIteration(invocations)
+    val o = ModelCheckingOptions().iterations(scenarios(iterations))
+      .invocationsPerIteration(invocations)
       .threads(threads).actorsPerThread(actorsPerThread)
     // Lincheck instruments classes lazily inside an invocation; at load ~9 on 2 cores that once
     // outlasted its default 20 s invocation timeout and was reported as a hang. 2.39 exposes the
@@ -34,6 +43,6 @@ object LincheckRuns:
       threads: Int,
       actorsPerThread: Int
   ): Unit =
-    val o = StressOptions().iterations(iterations).invocationsPerIteration(invocations)
+    val o = StressOptions().iterations(scenarios(iterations)).invocationsPerIteration(invocations)
       .threads(threads).actorsPerThread(actorsPerThread)
     LinCheckerKt.check(o, target)

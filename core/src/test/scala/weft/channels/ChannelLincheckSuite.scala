@@ -6,6 +6,7 @@ import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success, Try}
 import weft.{LincheckRuns, Selector, ~~>}
+import weft.testing.Stress
 
 /**
  * The non-blocking face of a channel, for Lincheck: `trySend`, `tryRead` and `close`, with
@@ -108,20 +109,20 @@ class ChannelLincheckSuite extends munit.FunSuite:
   private def stress(c: Class[?]): Unit =
     LincheckRuns.stress(c, 10, 200, threads = 3, actorsPerThread = 3)
 
-  test("LincheckUnbounded: model checking, three operations per thread"):
+  test("LincheckUnbounded: model checking, three operations per thread".tag(Stress.tag)):
     // A deeper search on the cheapest kind: with 2 operations per thread the search missed a
     // `tryRead` that answered "empty" while a `trySend` still stored into the head cell and a
     // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
     modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
 
-  test("LincheckSelect2: model checking"):
+  test("LincheckSelect2: model checking".tag(Stress.tag)):
     LincheckRuns.modelCheck(classOf[LincheckSelect2], 30, 20, threads = 2, actorsPerThread = 3)
 
-  test("LincheckSelect2: stress"):
+  test("LincheckSelect2: stress".tag(Stress.tag)):
     LincheckRuns.stress(classOf[LincheckSelect2], 30, 300, threads = 3, actorsPerThread = 3)
 
   for c <- List(classOf[LincheckSync], classOf[LincheckBuffered], classOf[LincheckUnbounded]) do
-    test(s"${c.getSimpleName}: model checking"):
+    test(s"${c.getSimpleName}: model checking".tag(Stress.tag)):
       modelCheck(c)
-    test(s"${c.getSimpleName}: stress"):
+    test(s"${c.getSimpleName}: stress".tag(Stress.tag)):
       stress(c)

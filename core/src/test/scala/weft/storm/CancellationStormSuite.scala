@@ -9,6 +9,7 @@ import weft.channels.{BufferedChannel, SyncChannel}
 import weft.keyed.Sequentially
 import weft.testing.Storm
 import weft.testing.Storm.Outcome
+import weft.testing.Stress
 
 /**
  * Random cancels and timeouts around every blocking operation (ADR 0006): permits conserved,
@@ -27,7 +28,7 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
     assertEquals(r.aliveThreads.take(3), Nil, s"threads outlived their scope ($r)")
     assert(r.count(Outcome.Returned) > 0, s"no call ever finished, the storm tested nothing ($r)")
 
-  test("semaphore: permits conserved, never more holders than permits"):
+  test("semaphore: permits conserved, never more holders than permits".tag(Stress.tag)):
     withinDeadline(240, "storm-semaphore"):
       val s = Semaphore(2)
       val inside = AtomicInteger()
@@ -42,7 +43,7 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assert(most.get <= 2, s"${most.get} holders of 2 permits")
       assertEquals((s.available, s.waiting), (2, 0), s"permits lost ($r)")
 
-  test("resource: every acquisition released exactly once"):
+  test("resource: every acquisition released exactly once".tag(Stress.tag)):
     withinDeadline(240, "storm-resource"):
       val acquired = AtomicInteger()
       val released = ConcurrentLinkedQueue[Int]()
@@ -54,7 +55,9 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assertEquals(ids.distinct.length, ids.length, "a resource was released twice")
       assertEquals(ids.length, acquired.get, "an acquired resource was never released")
 
-  test("channels: every value delivered is received exactly once, through reads and selects"):
+  test("channels: every value delivered is received exactly once, through reads and selects".tag(
+    Stress.tag
+  )):
     withinDeadline(240, "storm-channels"):
       for ch <- Seq(SyncChannel[Int](), BufferedChannel[Int](4)) do
         val delivered = ConcurrentLinkedQueue[Int]()
@@ -77,7 +80,7 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
         assertStormClean("channels", r)
         assertExactlyOnce(received, delivered)
 
-  test("sleep: every cancelled sleep frees its timer"):
+  test("sleep: every cancelled sleep frees its timer".tag(Stress.tag)):
     withinDeadline(240, "storm-sleep"):
       val scheduler = weft.runtime.AsyncSupport.default.scheduler
       val before = scheduler.pendingCount
@@ -87,7 +90,7 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       val after = scheduler.pendingCount
       assert(after <= before, s"timers of cancelled sleeps stayed scheduled: $before -> $after")
 
-  test("futures: awaits given up leave no listener on a long-lived future"):
+  test("futures: awaits given up leave no listener on a long-lived future".tag(Stress.tag)):
     withinDeadline(240, "storm-futures"):
       val shutdown = Promise[Unit]()
       val r = Storm.run(): i =>
@@ -100,7 +103,9 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assertEquals(listeners, 0, s"listeners left on the long-lived future ($r)")
       shutdown.success(())
 
-  test("keyed tasks: one at a time per key, each task run at most once, no key left active"):
+  test("keyed tasks: one at a time per key, each task run at most once, no key left active".tag(
+    Stress.tag
+  )):
     withinDeadline(240, "storm-keyed"):
       val running = new java.util.concurrent.ConcurrentHashMap[Int, Int]()
       val overlaps = AtomicInteger()

@@ -11,13 +11,14 @@ import weft.*
  * cancel of its future by another fiber after a random spin, or none), with every call's
  * outcome recorded once.
  *
- * The number of calls per storm is the environment variable `WEFT_STORM_OPS` (the test run's
- * short sample by default; `.ci/run`'s stress step sets a larger one).
+ * The number of calls per storm is the environment variable `WEFT_STORM_OPS` if set, otherwise
+ * 20,000 in the stress run and a short sample of 1,500 in the test run (see [[Stress]]).
  */
 object Storm:
 
   /** Calls per storm. */
-  val ops: Int = sys.env.get("WEFT_STORM_OPS").map(_.toInt).getOrElse(1_500)
+  val ops: Int =
+    sys.env.get("WEFT_STORM_OPS").map(_.toInt).getOrElse(Stress.size(full = 20_000, sample = 1_500))
 
   /** How a call ended. */
   enum Outcome:

@@ -7,6 +7,7 @@ import scala.concurrent.duration.*
 import weft.*
 import weft.testing.Storm
 import weft.testing.OpenFds
+import weft.testing.Stress
 
 /**
  * The cancellation storm of `CancellationStormSuite`, around io reads: file reads and TCP reads
@@ -23,7 +24,7 @@ class IoStormSuite extends munit.FunSuite, weft.testing.StressChecks:
     assertEquals(r.aliveThreads.take(3), Nil, s"threads outlived their scope ($r)")
     assert(r.count(Storm.Outcome.Returned) > 0, s"no call finished ($r)")
 
-  test("file reads given up at random leave no descriptor open"):
+  test("file reads given up at random leave no descriptor open".tag(Stress.tag)):
     withinDeadline(240, "storm-file"):
       val path = java.nio.file.Files.createTempFile("weft-storm", ".bin")
       java.nio.file.Files.write(path, Array.tabulate[Byte](128 * 1024)(_.toByte))
@@ -44,7 +45,7 @@ class IoStormSuite extends munit.FunSuite, weft.testing.StressChecks:
         assert(after - before <= 10, s"file descriptors leaked: $before -> $after")
       finally java.nio.file.Files.delete(path)
 
-  test("TCP reads given up at random leave no descriptor open"):
+  test("TCP reads given up at random leave no descriptor open".tag(Stress.tag)):
     withinDeadline(240, "storm-tcp"):
       val before = OpenFds.count()
       Async.blocking:

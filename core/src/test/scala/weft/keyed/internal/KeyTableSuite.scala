@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import weft.LincheckRuns
+import weft.testing.Stress
 
 /** A key whose hash code is chosen by the test, to force collisions. */
 final case class Collider(id: Int, hash: Int):
@@ -179,8 +180,8 @@ class KeyTableSuite extends munit.FunSuite:
       val present = t.get(id * keysPerThread + k) != null
       assertEquals(present, k % 2 == 1, s"key ${id * keysPerThread + k}")
 
-  test("linearizable under model checking (growth racing installs and removals)"):
+  test("linearizable under model checking (growth racing installs and removals)".tag(Stress.tag)):
     LincheckRuns.modelCheck(classOf[LincheckKeyTable], 10, 30, threads = 2, actorsPerThread = 3)
 
-  test("linearizable under stress"):
+  test("linearizable under stress".tag(Stress.tag)):
     LincheckRuns.stress(classOf[LincheckKeyTable], 20, 500, threads = 3, actorsPerThread = 3)

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import weft.LincheckRuns
+import weft.testing.Stress
 
 /** A work item for the tests: a number. */
 final case class Item(v: Int) extends Work
@@ -73,8 +74,8 @@ class ReadyQueueSuite extends munit.FunSuite:
     assertEquals(outOfOrder.get, 0, "a consumer saw a producer's items out of order")
     assert(q.isEmpty)
 
-  test("linearizable under model checking"):
+  test("linearizable under model checking".tag(Stress.tag)):
     LincheckRuns.modelCheck(classOf[LincheckReadyQueue], 20, 100, threads = 3, actorsPerThread = 3)
 
-  test("linearizable under stress"):
+  test("linearizable under stress".tag(Stress.tag)):
     LincheckRuns.stress(classOf[LincheckReadyQueue], 20, 1000, threads = 3, actorsPerThread = 3)
