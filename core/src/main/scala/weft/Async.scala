@@ -149,6 +149,7 @@ def uninterruptible[T](body: => T)(using async: Async): T =
 
 /**
  * The JVM `Async`: awaiting parks the virtual thread until the source completes a [[Waiter]].
+ * It lives in this file because `Async` is sealed: it is the only implementation.
  * @param runner
  *   the future whose body this context belongs to, or `null` at a root scope
  */
