@@ -59,7 +59,8 @@ class LayersSuite extends munit.FunSuite:
     ),
     "channels" -> Set("channels"),
     "keyed" -> Set("keyed"),
-    "interop" -> Set("interop")
+    "interop" -> Set("interop"),
+    "apps" -> Set("WeftApp")
   )
 
   /** Upward references kept for now, each with its reason (none today). */

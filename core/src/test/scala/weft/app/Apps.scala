@@ -1,0 +1,46 @@
+package weft.app
+
+import java.nio.file.{Files, Path, Paths, StandardOpenOption}
+import weft.*
+
+/** Sample applications that `WeftAppSuite` runs in child JVMs. */
+private def note(marker: Path, line: String): Unit =
+  Files.writeString(marker, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND): Unit
+
+/** Waits for a signal; its body and a child future each note their cleanup in `args(0)`. */
+object WaitingApp extends WeftApp:
+  def run(args: Seq[String])(using Async): Int =
+    val marker = Paths.get(args.head)
+    val child = Future:
+      try sleep(600_000)
+      finally note(marker, "child cleanup")
+    println("ready")
+    try
+      child.await
+      0
+    finally note(marker, "body cleanup")
+
+/** Returns exit code 3 after starting a future that it leaves running. */
+object ExitCodeApp extends WeftApp:
+  def run(args: Seq[String])(using Async): Int =
+    Future(sleep(600_000))
+    3
+
+/** Throws from its body. */
+object FailingApp extends WeftApp.Simple:
+  def runSimple(args: Seq[String])(using Async): Unit =
+    throw IllegalStateException("the app failed on purpose")
+
+/** Its cleanup outlasts the grace period of 300 ms. */
+object SlowCleanupApp extends WeftApp:
+  override def shutdownGrace = scala.concurrent.duration.DurationInt(300).millis
+  def run(args: Seq[String])(using Async): Int =
+    val marker = Paths.get(args.head)
+    println("ready")
+    try
+      sleep(600_000)
+      0
+    finally
+      note(marker, "cleanup started")
+      uninterruptible(Thread.sleep(600_000))
+      note(marker, "cleanup finished")

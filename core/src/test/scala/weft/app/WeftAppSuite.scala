@@ -1,0 +1,81 @@
+package weft.app
+
+import java.io.{BufferedReader, InputStreamReader}
+import java.lang.management.ManagementFactory
+import java.nio.file.{Files, Path}
+import java.util.concurrent.TimeUnit
+import scala.jdk.CollectionConverters.*
+
+/** `WeftApp` in real child JVMs: exit codes, and real SIGTERM / SIGINT cancelling the scope. */
+class WeftAppSuite extends munit.FunSuite:
+  override val munitTimeout = scala.concurrent.duration.Duration(180, "s")
+
+  /** Starts `app` (an object of this package) in a child JVM with this JVM's class path. */
+  def start(app: String, args: String*): Process =
+    val java = Path.of(sys.props("java.home"), "bin", "java").toString
+    val flags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
+      .filter(_.startsWith("--sun-misc-unsafe-memory-access"))
+    val cmd =
+      Seq(java) ++ flags ++ Seq("-cp", sys.props("java.class.path"), s"weft.app.$app") ++ args
+    ProcessBuilder(cmd.asJava).redirectError(ProcessBuilder.Redirect.PIPE).start()
+
+  /** Reads the child's standard output until it prints `ready` (its scope is running). */
+  def awaitReady(p: Process): Unit =
+    val out = BufferedReader(InputStreamReader(p.getInputStream))
+    val line = out.readLine()
+    assertEquals(
+      line,
+      "ready",
+      s"the app did not start: ${String(p.getErrorStream.readAllBytes())}"
+    )
+
+  /** The exit code; fails instead of hanging if the child does not exit within a minute. */
+  def exitCode(p: Process): Int =
+    if !p.waitFor(60, TimeUnit.SECONDS) then
+      p.destroyForcibly()
+      fail("the app did not exit within 60 s")
+    p.exitValue
+
+  def signal(p: Process, name: String): Unit =
+    val kill = ProcessBuilder("kill", s"-$name", p.pid.toString).start()
+    assert(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue == 0, s"kill -$name failed")
+
+  def lines(marker: Path): Seq[String] =
+    if Files.exists(marker) then Files.readAllLines(marker).asScala.toSeq.sorted else Nil
+
+  test("SIGTERM cancels the scope: the body's and the child's finally blocks run; exit 143"):
+    val marker = Files.createTempFile("weft-app", ".txt")
+    Files.delete(marker)
+    val p = start("WaitingApp", marker.toString)
+    awaitReady(p)
+    signal(p, "TERM")
+    assertEquals(exitCode(p), 143)
+    assertEquals(lines(marker), Seq("body cleanup", "child cleanup"))
+
+  test("SIGINT (Ctrl-C) does the same; exit 130"):
+    val marker = Files.createTempFile("weft-app", ".txt")
+    Files.delete(marker)
+    val p = start("WaitingApp", marker.toString)
+    awaitReady(p)
+    signal(p, "INT")
+    assertEquals(exitCode(p), 130)
+    assertEquals(lines(marker), Seq("body cleanup", "child cleanup"))
+
+  test("run's code is the exit code, after the futures it left running are cancelled"):
+    assertEquals(exitCode(start("ExitCodeApp")), 3)
+
+  test("an exception from run is printed and exits with 1"):
+    val p = start("FailingApp")
+    val code = exitCode(p)
+    val err = String(p.getErrorStream.readAllBytes())
+    assertEquals(code, 1)
+    assert(err.contains("the app failed on purpose"), err)
+
+  test("cleanup that outlasts the grace period is cut short: the JVM still exits"):
+    val marker = Files.createTempFile("weft-app", ".txt")
+    Files.delete(marker)
+    val p = start("SlowCleanupApp", marker.toString)
+    awaitReady(p)
+    signal(p, "TERM")
+    assertEquals(exitCode(p), 143)
+    assertEquals(lines(marker), Seq("cleanup started"))
