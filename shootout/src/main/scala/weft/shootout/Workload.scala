@@ -16,6 +16,15 @@ enum Mode(val jmhName: String, val timeUnit: String, val unit: String, val highe
   /** Nanoseconds per operation; lower is better. */
   case AverageTime extends Mode("avgt", "ns", "ns/op", false)
 
+  /**
+   * Whether a workload may label this mode's figures `workloadUnit`: JMH's own unit, or a name
+   * for what one of its operations is with the same time base (`batches/s` for a throughput
+   * benchmark whose operation is a batch).
+   */
+  def labels(workloadUnit: String): Boolean = this match
+    case Throughput  => workloadUnit.endsWith("/s")
+    case AverageTime => workloadUnit.startsWith("ns/")
+
 /** JMH iteration settings for one run (`-wi -w -i -r -f`); times in JMH syntax (`1s`, `100ms`). */
 final case class Params(
     warmupIterations: Int,
@@ -126,7 +135,8 @@ enum Target:
  * @param seed
  *   where the workload comes from (`seed 002, Performance / Future`)
  * @param unit
- *   `ops/s`, `ns/op` or `bytes/op`
+ *   what the table, chart and `summary.json` say: `ops/s`, `ns/op`, `bytes/op`, or for a JMH
+ *   workload whose operation is something else, its name (`batches/s`; see [[Mode.labels]])
  * @param threads
  *   JMH thread counts (`-t`); one JMH run each
  * @param threadSetup
