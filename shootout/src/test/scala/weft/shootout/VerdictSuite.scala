@@ -109,3 +109,16 @@ class VerdictSuite extends munit.FunSuite:
     assertEqualsDouble(i.high, 10 + 4.303 / math.sqrt(3), 1e-9)
     assert(Interval.ofSamples(Seq(5.0)).get.pointOnly)
     assertEquals(Interval.ofSamples(Nil), None)
+
+  test("a workload's notes name the limits its targets check, not others"):
+    // The semaphore notes said "at most 2x" after the target became issue 25's 1.25x.
+    val said = """at most ([0-9.]+)x""".r
+    for w <- Workloads.all do
+      val factors = w.targets.collect { case Target.WithinFactorOf(_, f) => f }
+      for m <- said.findAllMatchIn(w.notes) do
+        assert(
+          factors.exists(f => math.abs(f - m.group(1).toDouble) < 1e-9),
+          s"${w.id}: notes say 'at most ${m.group(1)}x', targets check $factors"
+        )
+    val semaphore = Workloads.byId("semaphore-contended").get
+    assert(semaphore.notes.contains("at most 1.25x"), semaphore.notes)
