@@ -153,6 +153,9 @@ enum Target:
  *   to install it
  * @param fullOnlyThreads
  *   thread counts measured in `--full` mode only, after `threads`
+ * @param judgedAs
+ *   the weft row the targets judge: `weft`, unless that row uses a facility no peer gets, when
+ *   it is the like-for-like weft row beside it (ratios stay to `weft`)
  */
 final case class Workload(
     id: String,
@@ -169,7 +172,8 @@ final case class Workload(
     notes: String = "",
     shownOnly: Set[String] = Set.empty,
     requires: Seq[Requirement] = Nil,
-    fullOnlyThreads: Seq[Int] = Nil
+    fullOnlyThreads: Seq[Int] = Nil,
+    judgedAs: String = "weft"
 ):
   /** The thread counts measured in `mode`. */
   def threadsIn(mode: RunMode): Seq[Int] =

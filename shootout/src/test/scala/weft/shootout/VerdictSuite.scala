@@ -122,3 +122,20 @@ class VerdictSuite extends munit.FunSuite:
         )
     val semaphore = Workloads.byId("semaphore-contended").get
     assert(semaphore.notes.contains("at most 1.25x"), semaphore.notes)
+
+  test("sequentially-io's target is judged on weft without its timer slack, the like for like"):
+    // weft's own row leads the peers by its 1 µs timer slack, which no peer gets; without it
+    // weft sits at the peers' floor: the target must not be MET on the slack alone.
+    val w = Workloads.byId("sequentially-io").get
+    val rows = Seq(
+      row(w, "weft", 48, 49),
+      row(w, "weftDefaultSlack", 46.5, 47.5),
+      row(w, "futureChain", 46.5, 47.5),
+      row(w, "pekkoActorsPerKey", 7, 7.2)
+    )
+    val v = only(w, rows*)
+    assertEquals(v.outcome, Outcome.Inconclusive)
+    assert(v.detail.startsWith("judged on `weftDefaultSlack`"), v.detail)
+    assertEquals(v.comparison.map(_.reference), Some("futureChain"))
+    val noLikeForLike = only(w, rows.filterNot(_.contender == "weftDefaultSlack")*)
+    assertEquals(noLikeForLike.outcome, Outcome.NotChecked)
