@@ -25,6 +25,9 @@ object MemoryWorkloads:
           "zio-fiber",
           "ox-fork"
         )
+      ,
+      // 8 contenders x 4 JVMs of ~3 s; 2 x 3 JVMs of ~20 s (shootout/README.md)
+      seconds = if million then 120 else 105
     ),
     unit = "bytes/op",
     higherIsBetter = false,

@@ -87,12 +87,15 @@ enum Runner:
    *
    * A harness that measures several metrics in one run adds `"metric": name` to each object;
    * a workload then names its `metric`, and workloads sharing `mainClass` share one run.
+   * `seconds` is how long it takes in quick mode on an idle machine, for the estimate of time
+   * left.
    */
   case External(
       module: Module,
       mainClass: String,
       contenders: Seq[String],
-      metric: Option[String] = None
+      metric: Option[String] = None,
+      seconds: Double = 60
   )
 
 /**
