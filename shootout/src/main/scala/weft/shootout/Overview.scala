@@ -15,10 +15,18 @@ object Overview:
       verdict: Option[Verdict],
       comparison: Option[Comparison]
   ):
-    /** The chart's category label, `compose-3 t10 vs asyncAwait`. */
+    /**
+     * The chart's category label, `compose-3 t10 vs asyncAwait`; a target judged on another
+     * weft row names it: `sequentially-io (weftDefaultSlack) vs futureChain`.
+     */
     def label: String =
       val t = if workload.threads.size > 1 then s" t$threads" else ""
-      s"${workload.id}$t" + comparison.fold("")(c => s" vs ${c.reference}")
+      s"${workload.id}$t$judgedOn" + comparison.fold("")(c => s" vs ${c.reference}")
+
+    /** ` (weftDefaultSlack)` when a target is judged on a weft row other than `weft`. */
+    def judgedOn: String =
+      if target.isDefined && workload.judgedAs != Workloads.Baseline then s" (${workload.judgedAs})"
+      else ""
 
   /** Every line, in report order. */
   def lines(workloads: Seq[Workload], rows: Seq[Row], checkTargets: Boolean): Seq[Line] =
@@ -104,7 +112,10 @@ object Overview:
         "| workload | threads | target | verdict | weft's speedup over | speedup (95% interval) | limit |",
         "|---|---:|---|---|---|---:|---:|"
       ) ++ all.map { l =>
-        val target = l.target.fold("(no target)")(t => Targets.describe(t, l.workload.unit))
+        val target = l.target.fold("(no target)")(t =>
+          Targets.describe(t, l.workload.unit) +
+            (if l.judgedOn.isEmpty then "" else s", judged on `${l.workload.judgedAs}`")
+        )
         val verdict = l.verdict.fold("")(v =>
           if v.outcome == Outcome.Met then v.label else s"**${v.label}**"
         )

@@ -139,3 +139,12 @@ class VerdictSuite extends munit.FunSuite:
     assertEquals(v.comparison.map(_.reference), Some("futureChain"))
     val noLikeForLike = only(w, rows.filterNot(_.contender == "weftDefaultSlack")*)
     assertEquals(noLikeForLike.outcome, Outcome.NotChecked)
+
+  test("the overview names the weft row a target is judged on"):
+    val w = Workloads.byId("sequentially-io").get
+    val rows =
+      Seq(row(w, "weft", 48, 49), row(w, "weftDefaultSlack", 46, 48), row(w, "futureChain", 46, 48))
+    val lines = Overview.lines(Seq(w), rows, checkTargets = true)
+    assertEquals(lines.map(_.label), Seq("sequentially-io (weftDefaultSlack) vs futureChain"))
+    val noTarget = Overview.lines(Seq(w), rows, checkTargets = false)
+    assertEquals(noTarget.map(_.label), Seq("sequentially-io vs futureChain"))
