@@ -44,7 +44,8 @@ object Overview:
     "## How to read this report",
     "",
     "- **Verdicts.** Each score has a 95% confidence interval (Student's t over every measured " +
-      "iteration of every fork). A target compares weft with a reference through the ratio of " +
+      "iteration of every fork; for the harnesses, over their one-second blocks or, for memory, " +
+      "their JVMs). A target compares weft with a reference through the ratio of " +
       "their scores, bounded by pairing the worst end of one interval with the best end of the " +
       "other. **MET**: the whole ratio interval is on the good side of the limit. **MISSED**: " +
       "the whole interval is on the bad side. **INCONCLUSIVE**: the interval straddles the limit, " +
