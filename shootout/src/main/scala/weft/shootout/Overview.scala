@@ -15,10 +15,18 @@ object Overview:
       verdict: Option[Verdict],
       comparison: Option[Comparison]
   ):
-    /** The chart's category label, `compose-3 t10 vs asyncAwait`. */
+    /**
+     * The chart's category label, `compose-3 t10 vs asyncAwait`; a target judged on another
+     * weft row names it: `sequentially-io (weftDefaultSlack) vs futureChain`.
+     */
     def label: String =
       val t = if workload.threads.size > 1 then s" t$threads" else ""
-      s"${workload.id}$t" + comparison.fold("")(c => s" vs ${c.reference}")
+      s"${workload.id}$t$judgedOn" + comparison.fold("")(c => s" vs ${c.reference}")
+
+    /** ` (weftDefaultSlack)` when a target is judged on a weft row other than `weft`. */
+    def judgedOn: String =
+      if target.isDefined && workload.judgedAs != Workloads.Baseline then s" (${workload.judgedAs})"
+      else ""
 
   /** Every line, in report order. */
   def lines(workloads: Seq[Workload], rows: Seq[Row], checkTargets: Boolean): Seq[Line] =
@@ -36,7 +44,8 @@ object Overview:
     "## How to read this report",
     "",
     "- **Verdicts.** Each score has a 95% confidence interval (Student's t over every measured " +
-      "iteration of every fork). A target compares weft with a reference through the ratio of " +
+      "iteration of every fork; for the harnesses, over their one-second blocks or, for memory, " +
+      "their JVMs). A target compares weft with a reference through the ratio of " +
       "their scores, bounded by pairing the worst end of one interval with the best end of the " +
       "other. **MET**: the whole ratio interval is on the good side of the limit. **MISSED**: " +
       "the whole interval is on the bad side. **INCONCLUSIVE**: the interval straddles the limit, " +
@@ -104,7 +113,10 @@ object Overview:
         "| workload | threads | target | verdict | weft's speedup over | speedup (95% interval) | limit |",
         "|---|---:|---|---|---|---:|---:|"
       ) ++ all.map { l =>
-        val target = l.target.fold("(no target)")(t => Targets.describe(t, l.workload.unit))
+        val target = l.target.fold("(no target)")(t =>
+          Targets.describe(t, l.workload.unit) +
+            (if l.judgedOn.isEmpty then "" else s", judged on `${l.workload.judgedAs}`")
+        )
         val verdict = l.verdict.fold("")(v =>
           if v.outcome == Outcome.Met then v.label else s"**${v.label}**"
         )

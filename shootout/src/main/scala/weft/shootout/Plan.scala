@@ -27,7 +27,7 @@ enum Job(val workload: Workload):
   /** Predicted seconds, for the estimate of time left. */
   def predictedSeconds: Double = this match
     case j: JmhRun => Plan.HostStartSeconds + j.benchmarks.size * Plan.benchmarkSeconds(j.params)
-    case e: ExternalRun => if e.shared then 0 else 60
+    case e: ExternalRun => if e.shared then 0 else e.runner.seconds
 
 /** The jobs of a run and the workloads skipped, with the reason. */
 final case class Plan(jobs: Seq[Job], skipped: Seq[(Workload, String)]):

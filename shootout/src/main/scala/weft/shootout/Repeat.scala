@@ -8,8 +8,23 @@ package weft.shootout
  */
 object Repeat:
 
-  /** One target at one thread count, and its verdict labels in run order. */
-  final case class Tally(workload: String, threads: Int, target: String, labels: Seq[String]):
+  /** A target's key: workload, thread count, the target in words. */
+  type Key = (String, Int, String)
+
+  /** One run's verdict of a target: its label and weft's speedup with its interval (or ""). */
+  final case class Run(label: String, speedup: String = "")
+
+  /**
+   * One target at one thread count: its verdict labels in run order, and each run's speedup
+   * (so that a reader sees how far each run was from the limit, not only which side).
+   */
+  final case class Tally(
+      workload: String,
+      threads: Int,
+      target: String,
+      labels: Seq[String],
+      speedups: Seq[String] = Nil
+  ):
     /** How many runs gave `label`. */
     def count(label: String): Int = labels.count(_ == label)
 
@@ -17,19 +32,22 @@ object Repeat:
     def flipped: Boolean = count("MET") > 0 && count("MISSED") > 0
 
   /** The verdicts of one run, as the rerun check keys them. */
-  def verdicts(workloads: Seq[Workload], rows: Seq[Row]): Seq[((String, Int, String), String)] =
+  def verdicts(workloads: Seq[Workload], rows: Seq[Row]): Seq[(Key, Run)] =
     workloads.flatMap(w =>
       Targets.check(w, rows).map((t, threads, v) =>
-        (w.id, threads, Targets.describe(t, w.unit)) -> v.label
+        val speedup = v.comparison.fold("")(c =>
+          Targets.range(c.speedup.point, c.speedup.low, c.speedup.high, c.speedup.pointOnly)
+        )
+        (w.id, threads, Targets.describe(t, w.unit)) -> Run(v.label, speedup)
       )
     )
 
   /** The tallies of several runs, in the order targets first appeared. */
-  def tally(runs: Seq[Seq[((String, Int, String), String)]]): Seq[Tally] =
+  def tally(runs: Seq[Seq[(Key, Run)]]): Seq[Tally] =
     val keys = runs.flatten.map(_._1).distinct
     keys.map { k =>
-      val labels = runs.map(run => run.find(_._1 == k).fold("ABSENT")(_._2))
-      Tally(k._1, k._2, k._3, labels)
+      val mine = runs.map(run => run.find(_._1 == k).fold(Run("ABSENT"))(_._2))
+      Tally(k._1, k._2, k._3, mine.map(_.label), mine.map(_.speedup))
     }
 
   /** The `REPORT.md` section of the check. */
@@ -46,13 +64,14 @@ object Repeat:
           "verdicts do not hold; the intervals were too narrow for the run-to-run changes."
       ,
       "",
-      "| workload | threads | target | MET | MISSED | INCONCLUSIVE | other | runs in order | holds |",
-      "|---|---:|---|---:|---:|---:|---:|---|---|"
+      "| workload | threads | target | MET | MISSED | INCONCLUSIVE | other | runs in order | holds | weft's speedup per run |",
+      "|---|---:|---|---:|---:|---:|---:|---|---|---|"
     ) ++ tallies.map { t =>
       val other = t.labels.size - t.count("MET") - t.count("MISSED") - t.count("INCONCLUSIVE")
       val holds = if t.flipped then "**no**" else "yes"
+      val speedups = t.speedups.filter(_.nonEmpty).mkString("; ")
       s"| ${t.workload} | ${t.threads} | ${t.target} | ${t.count("MET")} | ${t.count("MISSED")} | " +
-        s"${t.count("INCONCLUSIVE")} | $other | ${t.labels.mkString(", ")} | $holds |"
+        s"${t.count("INCONCLUSIVE")} | $other | ${t.labels.mkString(", ")} | $holds | $speedups |"
     }
 
   /** The check as JSON (`repeat.json`). */
@@ -64,6 +83,7 @@ object Repeat:
           "threads" -> t.threads,
           "target" -> t.target,
           "verdicts" -> ujson.Arr.from(t.labels.map(ujson.Str(_))),
+          "speedups" -> ujson.Arr.from(t.speedups.map(ujson.Str(_))),
           "flipped" -> t.flipped
         )
       )),

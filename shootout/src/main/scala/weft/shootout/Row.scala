@@ -80,8 +80,9 @@ object Rows:
       )
       records.find(r => r.benchmark == benchmark && r.threads == threads) match
         case Some(r) if !r.score.isNaN =>
-          if r.unit != workload.unit then
-            base.copy(failure = Some(s"JMH reported unit ${r.unit}, expected ${workload.unit}"))
+          // JMH reports in the mode's unit; the row carries the workload's name for it.
+          if r.unit != mode.unit then
+            base.copy(failure = Some(s"JMH reported unit ${r.unit}, expected ${mode.unit}"))
           else
             // Every iteration of every fork when JMH wrote them; its 99.9% error otherwise
             // (results recovered from the log).

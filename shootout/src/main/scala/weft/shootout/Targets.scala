@@ -99,58 +99,70 @@ object Targets:
   /** The verdict of one target over the rows of one workload at one thread count. */
   def verdict(t: Target, w: Workload, here: Seq[Row]): Verdict =
     def row(c: String) = here.find(r => r.contender == c && r.score.isDefined)
-    row(Workloads.Baseline) match
-      case None => Verdict(Outcome.NotChecked, "no weft result")
+    row(w.judgedAs) match
+      case None => Verdict(Outcome.NotChecked, s"no ${w.judgedAs} result")
       case Some(weft) =>
-        t match
-          case Target.WithinFactorOf(ref, factor) =>
-            row(ref).flatMap(speedup(weft, _, w.higherIsBetter)) match
-              case None => Verdict(Outcome.NotChecked, s"no result for `$ref`")
-              case Some(s) =>
-                val c = Comparison(ref, s, 1.0 / factor)
-                val cost = range(1 / s.point, 1 / s.high, 1 / s.low, s.pointOnly)
-                Verdict(
-                  c.outcome,
-                  s"weft costs $cost `$ref` (limit ${Format.factor(factor)})",
-                  Some(c)
-                )
-          case Target.AtLeast(min) =>
-            val wi = intervalOf(weft).get
-            val s = Speedup(weft.score.get / min, wi.low / min, wi.high / min, wi.pointOnly)
-            val c = Comparison("goal", s, 1.0)
-            val text =
-              if wi.pointOnly then s"weft ${Format.number(weft.score.get)} ${w.unit} (no interval)"
-              else
-                s"weft ${Format.number(weft.score.get)} ${w.unit} (95%: ${Format.number(wi.low)} to ${Format.number(wi.high)})"
-            Verdict(c.outcome, s"$text, goal ${Format.number(min)}", Some(c))
-          case Target.AheadOfPeers(factor) =>
-            val peers = here.filter(r =>
-              isPeer(w, r.contender) && r.score.exists(_ > 0)
+        val v = judge(t, w, here, weft, row)
+        if w.judgedAs == Workloads.Baseline then v
+        else v.copy(detail = s"judged on `${w.judgedAs}`, the like for like: ${v.detail}")
+
+  /** The verdict of `t` for the row `weft` (the workload's `judgedAs`). */
+  private def judge(
+      t: Target,
+      w: Workload,
+      here: Seq[Row],
+      weft: Row,
+      row: String => Option[Row]
+  ): Verdict =
+    t match
+      case Target.WithinFactorOf(ref, factor) =>
+        row(ref).flatMap(speedup(weft, _, w.higherIsBetter)) match
+          case None => Verdict(Outcome.NotChecked, s"no result for `$ref`")
+          case Some(s) =>
+            val c = Comparison(ref, s, 1.0 / factor)
+            val cost = range(1 / s.point, 1 / s.high, 1 / s.low, s.pointOnly)
+            Verdict(
+              c.outcome,
+              s"weft costs $cost `$ref` (limit ${Format.factor(factor)})",
+              Some(c)
             )
-            val against = peers.flatMap(p =>
-              speedup(weft, p, w.higherIsBetter).map(s => Comparison(p.contender, s, factor))
-            )
-            if against.isEmpty then Verdict(Outcome.NotChecked, "no peer result")
-            else
-              // The best peer is the one weft is least ahead of; a MISSED against any peer
-              // misses the target, an INCONCLUSIVE against any leaves it open.
-              val best = against.minBy(_.speedup.point)
-              val outcomes = against.map(_.outcome)
-              val outcome =
-                if outcomes.contains(Outcome.Missed) then Outcome.Missed
-                else if outcomes.contains(Outcome.Inconclusive) then Outcome.Inconclusive
-                else Outcome.Met
-              val decisive = against.find(_.outcome == outcome).filter(_ => outcome != Outcome.Met)
-              val shown = decisive.filter(_.reference != best.reference).toSeq.map(d =>
-                s"; against `${d.reference}`: ${range(d.speedup.point, d.speedup.low, d.speedup.high, d.speedup.pointOnly)}"
-              )
-              val s = best.speedup
-              Verdict(
-                outcome,
-                s"weft does ${range(s.point, s.low, s.high, s.pointOnly)} the work of the best peer " +
-                  s"`${best.reference}` (goal ${Format.factor(factor)})" + shown.mkString,
-                Some(best)
-              )
+      case Target.AtLeast(min) =>
+        val wi = intervalOf(weft).get
+        val s = Speedup(weft.score.get / min, wi.low / min, wi.high / min, wi.pointOnly)
+        val c = Comparison("goal", s, 1.0)
+        val text =
+          if wi.pointOnly then s"weft ${Format.number(weft.score.get)} ${w.unit} (no interval)"
+          else
+            s"weft ${Format.number(weft.score.get)} ${w.unit} (95%: ${Format.number(wi.low)} to ${Format.number(wi.high)})"
+        Verdict(c.outcome, s"$text, goal ${Format.number(min)}", Some(c))
+      case Target.AheadOfPeers(factor) =>
+        val peers = here.filter(r =>
+          isPeer(w, r.contender) && r.score.exists(_ > 0)
+        )
+        val against = peers.flatMap(p =>
+          speedup(weft, p, w.higherIsBetter).map(s => Comparison(p.contender, s, factor))
+        )
+        if against.isEmpty then Verdict(Outcome.NotChecked, "no peer result")
+        else
+          // The best peer is the one weft is least ahead of; a MISSED against any peer
+          // misses the target, an INCONCLUSIVE against any leaves it open.
+          val best = against.minBy(_.speedup.point)
+          val outcomes = against.map(_.outcome)
+          val outcome =
+            if outcomes.contains(Outcome.Missed) then Outcome.Missed
+            else if outcomes.contains(Outcome.Inconclusive) then Outcome.Inconclusive
+            else Outcome.Met
+          val decisive = against.find(_.outcome == outcome).filter(_ => outcome != Outcome.Met)
+          val shown = decisive.filter(_.reference != best.reference).toSeq.map(d =>
+            s"; against `${d.reference}`: ${range(d.speedup.point, d.speedup.low, d.speedup.high, d.speedup.pointOnly)}"
+          )
+          val s = best.speedup
+          Verdict(
+            outcome,
+            s"weft does ${range(s.point, s.low, s.high, s.pointOnly)} the work of the best peer " +
+              s"`${best.reference}` (goal ${Format.factor(factor)})" + shown.mkString,
+            Some(best)
+          )
 
   /** A contender weft is compared with: not named `weft*`, not shown only. */
   def isPeer(w: Workload, contender: String): Boolean =

@@ -16,6 +16,15 @@ enum Mode(val jmhName: String, val timeUnit: String, val unit: String, val highe
   /** Nanoseconds per operation; lower is better. */
   case AverageTime extends Mode("avgt", "ns", "ns/op", false)
 
+  /**
+   * Whether a workload may label this mode's figures `workloadUnit`: JMH's own unit, or a name
+   * for what one of its operations is with the same time base (`batches/s` for a throughput
+   * benchmark whose operation is a batch).
+   */
+  def labels(workloadUnit: String): Boolean = this match
+    case Throughput  => workloadUnit.endsWith("/s")
+    case AverageTime => workloadUnit.startsWith("ns/")
+
 /** JMH iteration settings for one run (`-wi -w -i -r -f`); times in JMH syntax (`1s`, `100ms`). */
 final case class Params(
     warmupIterations: Int,
@@ -78,12 +87,15 @@ enum Runner:
    *
    * A harness that measures several metrics in one run adds `"metric": name` to each object;
    * a workload then names its `metric`, and workloads sharing `mainClass` share one run.
+   * `seconds` is how long it takes in quick mode on an idle machine, for the estimate of time
+   * left.
    */
   case External(
       module: Module,
       mainClass: String,
       contenders: Seq[String],
-      metric: Option[String] = None
+      metric: Option[String] = None,
+      seconds: Double = 60
   )
 
 /**
@@ -126,7 +138,8 @@ enum Target:
  * @param seed
  *   where the workload comes from (`seed 002, Performance / Future`)
  * @param unit
- *   `ops/s`, `ns/op` or `bytes/op`
+ *   what the table, chart and `summary.json` say: `ops/s`, `ns/op`, `bytes/op`, or for a JMH
+ *   workload whose operation is something else, its name (`batches/s`; see [[Mode.labels]])
  * @param threads
  *   JMH thread counts (`-t`); one JMH run each
  * @param threadSetup
@@ -143,6 +156,9 @@ enum Target:
  *   to install it
  * @param fullOnlyThreads
  *   thread counts measured in `--full` mode only, after `threads`
+ * @param judgedAs
+ *   the weft row the targets judge: `weft`, unless that row uses a facility no peer gets, when
+ *   it is the like-for-like weft row beside it (ratios stay to `weft`)
  */
 final case class Workload(
     id: String,
@@ -159,7 +175,8 @@ final case class Workload(
     notes: String = "",
     shownOnly: Set[String] = Set.empty,
     requires: Seq[Requirement] = Nil,
-    fullOnlyThreads: Seq[Int] = Nil
+    fullOnlyThreads: Seq[Int] = Nil,
+    judgedAs: String = "weft"
 ):
   /** The thread counts measured in `mode`. */
   def threadsIn(mode: RunMode): Seq[Int] =

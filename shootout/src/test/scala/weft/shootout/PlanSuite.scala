@@ -61,6 +61,21 @@ class PlanSuite extends munit.FunSuite:
     assertEquals(plan.jobs, Nil)
     assert(plan.skipped.head._2.contains("no.such.Harness"))
 
+  test("an external harness's prediction is its own, once per harness run"):
+    def h(seconds: Double): Runner.External =
+      new Runner.External(
+        Module.Bench,
+        "weft.bench.memory.MemoryShootout",
+        Seq("weft"),
+        None,
+        seconds
+      )
+    val w = Workload("m", "t", "s", h(105), "bytes/op", false, Seq(1), "")
+    assertEquals(Job.ExternalRun(w, h(105)).predictedSeconds, 105.0)
+    assertEquals(Job.ExternalRun(w, h(60), shared = true).predictedSeconds, 0.0)
+    val memory = Workloads.all.filter(_.id.startsWith("memory-pending")).map(_.runner)
+    assert(memory.forall { case e: Runner.External => e.seconds > 60; case _ => false }, memory)
+
   test("JMH time values and options"):
     assertEquals(Params.toSeconds("100ms"), 0.1)
     assertEquals(Params.toSeconds("2s"), 2.0)

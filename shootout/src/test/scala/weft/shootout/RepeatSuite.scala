@@ -8,9 +8,9 @@ class RepeatSuite extends munit.FunSuite:
 
   test("counts every verdict per target, in run order"):
     val tallies = Repeat.tally(Seq(
-      Seq(a -> "MET", b -> "INCONCLUSIVE"),
-      Seq(a -> "MET", b -> "MISSED"),
-      Seq(a -> "INCONCLUSIVE")
+      Seq(a -> Repeat.Run("MET"), b -> Repeat.Run("INCONCLUSIVE")),
+      Seq(a -> Repeat.Run("MET"), b -> Repeat.Run("MISSED")),
+      Seq(a -> Repeat.Run("INCONCLUSIVE"))
     ))
     assertEquals(
       tallies.map(_.labels),
@@ -20,17 +20,33 @@ class RepeatSuite extends munit.FunSuite:
     assert(tallies.forall(!_.flipped))
 
   test("MET in one run and MISSED in another does not hold, and the report says so"):
-    val tallies = Repeat.tally(Seq(Seq(a -> "MET"), Seq(a -> "MISSED"), Seq(a -> "MET")))
+    val tallies = Repeat.tally(Seq(
+      Seq(a -> Repeat.Run("MET")),
+      Seq(a -> Repeat.Run("MISSED")),
+      Seq(a -> Repeat.Run("MET"))
+    ))
     assert(tallies.head.flipped)
     val md = Repeat.render(tallies, 3).mkString("\n")
     assert(md.contains("**1 target(s) were MET in one run and MISSED in another**"), md)
     assert(
       md.contains(
-        "| compose-3 | 1 | weft costs at most 1.00x what `asyncAwait` costs per op | 2 | 1 | 0 | 0 | MET, MISSED, MET | **no** |"
+        "| compose-3 | 1 | weft costs at most 1.00x what `asyncAwait` costs per op | 2 | 1 | 0 | 0 | MET, MISSED, MET | **no** |  |"
       ),
       md
     )
     assertEquals(ujson.read(Repeat.json(tallies))(0)("flipped").bool, true)
+
+  test("each run's speedup and interval is kept beside its verdict"):
+    val w = Workloads.compose3.copy(threads = Seq(1))
+    def row(c: String, low: Double, high: Double) = Fixtures.intervalRow(w, c, low, high)
+    val run1 = Repeat.verdicts(Seq(w), Seq(row("weft", 90, 100), row("asyncAwait", 110, 130)))
+    val run2 = Repeat.verdicts(Seq(w), Seq(row("weft", 80, 120), row("asyncAwait", 95, 115)))
+    val t = Repeat.tally(Seq(run1, run2)).head
+    assertEquals(t.labels, Seq("MET", "INCONCLUSIVE"))
+    assert(t.speedups.head.contains("95%: 1.10x to 1.44x"), t.speedups)
+    val md = Repeat.render(Seq(t), 2).mkString("\n")
+    assert(md.contains(t.speedups.mkString("; ")), md)
+    assertEquals(ujson.read(Repeat.json(Seq(t)))(0)("speedups").arr.size, 2)
 
   test("--repeat and a list of --only ids parse; bad counts are refused"):
     val o = Options.parse(Seq("--config", "x", "--repeat", "3", "--only", "compose-3,race-3"))

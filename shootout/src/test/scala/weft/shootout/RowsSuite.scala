@@ -68,6 +68,42 @@ class RowsSuite extends munit.FunSuite:
     assert(rows.head.failed)
     assert(rows.head.failure.exists(_.contains("us/op")))
 
+  test("a workload naming its JMH op (batches/s) gets JMH's ops/s under that name"):
+    val w = Workloads.byId("sequentially-io").get
+    val json =
+      Fixtures.compose3Json.replace("\"avgt\"", "\"thrpt\"").replace("\"ns/op\"", "\"ops/s\"")
+    val rows = Rows.fromJmh(
+      w,
+      Module.Bench,
+      Mode.Throughput,
+      Fixtures.params,
+      3,
+      Fixtures.expected.takeRight(1),
+      JmhJson.parse(json),
+      "?"
+    )
+    assertEquals(rows.map(r => (r.contender, r.failed, r.unit)), Seq(("weft", false, "batches/s")))
+    // ... while a result in another time base is still FAILED.
+    val wrong = Rows.fromJmh(
+      w,
+      Module.Bench,
+      Mode.Throughput,
+      Fixtures.params,
+      3,
+      Fixtures.expected.takeRight(1),
+      JmhJson.parse(Fixtures.compose3Json),
+      "?"
+    )
+    assert(wrong.head.failure.exists(_.contains("expected ops/s")), wrong)
+
+  test("every JMH workload's unit is its mode's unit or a name for its op in the same time base"):
+    for w <- Workloads.all do
+      w.runner match
+        case j: Runner.Jmh => assert(j.mode.labels(w.unit), s"${w.id}: ${w.unit} for ${j.mode}")
+        case _             => ()
+    assertEquals(Workloads.byId("sequentially-io").map(_.unit), Some("batches/s"))
+    assert(!Mode.Throughput.labels("ns/op") && !Mode.AverageTime.labels("ops/s"))
+
   test("targets: weft within a factor of a reference, in cost per op"):
     val w = Workloads.compose3
     val rows = Seq(

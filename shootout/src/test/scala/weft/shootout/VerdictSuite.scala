@@ -109,3 +109,42 @@ class VerdictSuite extends munit.FunSuite:
     assertEqualsDouble(i.high, 10 + 4.303 / math.sqrt(3), 1e-9)
     assert(Interval.ofSamples(Seq(5.0)).get.pointOnly)
     assertEquals(Interval.ofSamples(Nil), None)
+
+  test("a workload's notes name the limits its targets check, not others"):
+    // The semaphore notes said "at most 2x" after the target became issue 25's 1.25x.
+    val said = """at most ([0-9.]+)x""".r
+    for w <- Workloads.all do
+      val factors = w.targets.collect { case Target.WithinFactorOf(_, f) => f }
+      for m <- said.findAllMatchIn(w.notes) do
+        assert(
+          factors.exists(f => math.abs(f - m.group(1).toDouble) < 1e-9),
+          s"${w.id}: notes say 'at most ${m.group(1)}x', targets check $factors"
+        )
+    val semaphore = Workloads.byId("semaphore-contended").get
+    assert(semaphore.notes.contains("at most 1.25x"), semaphore.notes)
+
+  test("sequentially-io's target is judged on weft without its timer slack, the like for like"):
+    // weft's own row leads the peers by its 1 µs timer slack, which no peer gets; without it
+    // weft sits at the peers' floor: the target must not be MET on the slack alone.
+    val w = Workloads.byId("sequentially-io").get
+    val rows = Seq(
+      row(w, "weft", 48, 49),
+      row(w, "weftDefaultSlack", 46.5, 47.5),
+      row(w, "futureChain", 46.5, 47.5),
+      row(w, "pekkoActorsPerKey", 7, 7.2)
+    )
+    val v = only(w, rows*)
+    assertEquals(v.outcome, Outcome.Inconclusive)
+    assert(v.detail.startsWith("judged on `weftDefaultSlack`"), v.detail)
+    assertEquals(v.comparison.map(_.reference), Some("futureChain"))
+    val noLikeForLike = only(w, rows.filterNot(_.contender == "weftDefaultSlack")*)
+    assertEquals(noLikeForLike.outcome, Outcome.NotChecked)
+
+  test("the overview names the weft row a target is judged on"):
+    val w = Workloads.byId("sequentially-io").get
+    val rows =
+      Seq(row(w, "weft", 48, 49), row(w, "weftDefaultSlack", 46, 48), row(w, "futureChain", 46, 48))
+    val lines = Overview.lines(Seq(w), rows, checkTargets = true)
+    assertEquals(lines.map(_.label), Seq("sequentially-io (weftDefaultSlack) vs futureChain"))
+    val noTarget = Overview.lines(Seq(w), rows, checkTargets = false)
+    assertEquals(noTarget.map(_.label), Seq("sequentially-io vs futureChain"))

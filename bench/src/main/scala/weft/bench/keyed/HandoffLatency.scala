@@ -90,7 +90,7 @@ object HandoffLatency:
     Metrics.map { m =>
       blocks.map(_.map(_(m))) match
         case Some(values) if values.nonEmpty =>
-          val (mean, error) = HandoffRecorder.meanAndError(values)
+          val (mean, error) = weft.bench.Stats.meanAndError(values)
           s"""{"contender": "$id", "metric": "$m", "score": $mean, "error": ${error.fold("null")(
               _.toString
             )}}"""

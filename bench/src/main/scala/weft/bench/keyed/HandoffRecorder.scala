@@ -99,16 +99,3 @@ object HandoffRecorder:
     Block.findAllMatchIn(line.stripPrefix("{\"blocks\": [")).map(m =>
       Pair.findAllMatchIn(m.group(1)).map(p => p.group(1) -> p.group(2).toDouble).toMap
     ).toSeq
-
-  /** The mean of `values` and its 95% Student-t half-width (None with one value). */
-  def meanAndError(values: Seq[Double]): (Double, Option[Double]) =
-    val n = values.size
-    val mean = values.sum / n
-    if n < 2 then (mean, None)
-    else
-      val sd = math.sqrt(values.map(v => (v - mean) * (v - mean)).sum / (n - 1))
-      // Two-sided 95% Student-t for 1 to 9 degrees of freedom; beyond, t(10), which is larger
-      // than every later quantile (a slightly wide interval, never a narrow one).
-      val t = Seq(12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262).lift(n - 2)
-        .getOrElse(2.228)
-      (mean, Some(t * sd / math.sqrt(n)))

@@ -15,7 +15,7 @@ import javax.management.ObjectName
  * not finished) and reports when all are pending; a second full GC gives the pending heap.
  * Bytes per operation = (pending - baseline) / N. The histogram is the live class histogram
  * (the JVM's `GC.class_histogram` diagnostic command, as `jmap -histo:live` in the seed),
- * the top classes by bytes.
+ * the top classes by bytes (unless [[HistogramProperty]] turns it off).
  *
  * Run it with a fixed heap (`-Xms` = `-Xmx`) and the same GC for every contender; the shootout
  * does so.
@@ -49,6 +49,15 @@ object MemoryHarness:
     System.out.flush()
     Runtime.getRuntime.halt(0)
     throw IllegalStateException("halt returned")
+
+  /**
+   * The system property that turns the class histogram off (`-D...=false`): it costs one more
+   * full GC, seconds with a million pending operations, and the shootout prints only one JVM's.
+   */
+  val HistogramProperty: String = "weft.bench.memory.histogram"
+
+  /** Whether this JVM takes the class histogram (unless [[HistogramProperty]] is `false`). */
+  def histogramWanted: Boolean = !sys.props.get(HistogramProperty).contains("false")
 
   /** Used heap after a full GC, in bytes. */
   def usedAfterGc(): Long =
