@@ -51,8 +51,17 @@ object PIOHelper:
     try f(c)
     finally c.close()
 
-  /** Binds a TCP server to `host:port` (0: ephemeral), runs `f`, closes the server. */
-  def withTcpServer[T](port: Int, host: String = "127.0.0.1")(f: TcpServer => T): T =
-    val s = TcpServer.bind(port, host)
+  /**
+   * Binds a TCP server to `host:port` (0: ephemeral) with room for `backlog` connections not
+   * yet accepted, runs `f`, closes the server.
+   */
+  def withTcpServer[T](
+      port: Int,
+      host: String = "127.0.0.1",
+      backlog: Int = TcpServer.DefaultBacklog
+  )(
+      f: TcpServer => T
+  ): T =
+    val s = TcpServer.bind(port, host, backlog)
     try f(s)
     finally s.close()

@@ -55,16 +55,30 @@ final class TcpServer private (
             throw e
 
   override def toString: String =
-    s"TcpServer(port $localPort, ${if isOpened then "open" else "closed"})"
+    val where =
+      try
+        channel.getLocalAddress match
+          case a: InetSocketAddress => s"${a.getHostString}:${a.getPort}"
+          case _                    => s"port $localPort"
+      catch case _: java.io.IOException => s"port $localPort"
+    s"TcpServer($where, ${if isOpened then "open" else "closed"})"
 
 /** Binding TCP servers. */
 object TcpServer:
 
   /**
+   * The default queue length for connections not yet accepted: 4096, the usual Linux cap
+   * (`net.core.somaxconn`; the kernel lowers a larger request to it). A short queue makes a burst
+   * of a few hundred connects stall: the kernel drops the excess SYNs and the clients retry
+   * after a second (`TcpSuite`, "a burst of connects beyond the old backlog of 128").
+   */
+  val DefaultBacklog: Int = 4096
+
+  /**
    * Binds a server to `host:port` (`port` 0: an ephemeral port, see [[TcpServer.localPort]]).
    *
    * @param backlog
-   *   the queue length for connections not yet accepted
+   *   the queue length for connections not yet accepted ([[DefaultBacklog]] unless given)
    * @param readTimeout
    *   the read timeout of accepted connections (zero: none)
    * @param bufferSize
@@ -77,7 +91,7 @@ object TcpServer:
   def bind(
       port: Int,
       host: String = "127.0.0.1",
-      backlog: Int = 128,
+      backlog: Int = DefaultBacklog,
       readTimeout: FiniteDuration = Duration.Zero,
       bufferSize: Int = TcpConnection.DefaultBufferSize
   ): TcpServer =
