@@ -9,12 +9,14 @@ import scala.util.control.NonFatal
  * A retry policy: how many failures to tolerate, how long to pause before each new attempt, and
  * which failures to retry. Run code under it with [[retry]].
  *
- * `maxFailures = n > 0`: the body runs until it succeeds or has failed `n` times (so at most `n`
- * attempts), and the `n`-th failure is thrown; `0` retries without limit. The pause before the
+ * `maxRetries = n`: the body runs once, and is retried at most `n` times after failures (so at
+ * most `n + 1` attempts); the last failure is thrown. `Retry(0)` does not retry, as ox's
+ * `maxRetries(0)` and ZIO's `recurs(0)`; [[Retry.forever]] retries until success. (Before 0.1
+ * `Retry(0)` meant "retry forever", with no pause by default: a busy loop.) The pause before the
  * `k`-th retry (`k` = 1, 2, ...) is given by [[delay]], then randomised by [[jitter]].
  *
- * @param maxFailures
- *   failures after which to give up (>= 0; 0 = never give up)
+ * @param maxRetries
+ *   retries after the first attempt (>= 0; [[Retry.Unlimited]] = until success)
  * @param delay
  *   the pause policy
  * @param jitter
@@ -25,12 +27,12 @@ import scala.util.control.NonFatal
  *   scope, `InterruptedException` and fatal errors are never retried.
  */
 final case class Retry(
-    maxFailures: Int,
+    maxRetries: Int,
     delay: Retry.Delay = Retry.Delay.None,
     jitter: Retry.Jitter = Retry.Jitter.None,
     retryOn: Throwable => Boolean = _ => true
 ):
-  require(maxFailures >= 0, s"Retry: maxFailures must be >= 0, got $maxFailures")
+  require(maxRetries >= 0, s"Retry: maxRetries must be >= 0, got $maxRetries")
   // Checked here rather than found missing at the first retry, where the error would replace
   // the body's own (RetrySuite, "a policy with a missing part is rejected when built").
   require(delay != null, "Retry: delay must not be null (use Retry.Delay.None)")
@@ -55,11 +57,17 @@ final case class Retry(
 /** Delay and jitter policies, and common policies. */
 object Retry:
 
-  /** Retries immediately, at most `maxFailures` failures in all. */
-  def immediate(maxFailures: Int): Retry = Retry(maxFailures)
+  /** `maxRetries` meaning "until success" (a retry count no run reaches). */
+  val Unlimited: Int = Int.MaxValue
 
-  /** Retries forever (until success), pausing `delay` between attempts. */
-  def forever(delay: Delay = Delay.None): Retry = Retry(0, delay)
+  /** Retries at once, without pause, at most `maxRetries` times. */
+  def immediate(maxRetries: Int): Retry = Retry(maxRetries)
+
+  /**
+   * Retries until success, pausing `delay` between attempts. The delay has no default: retrying
+   * forever without a pause is a busy loop, so `Delay.None` must be asked for by name.
+   */
+  def forever(delay: Delay): Retry = Retry(Unlimited, delay)
 
   /** How long to pause before the `k`-th retry. */
   enum Delay:
@@ -135,7 +143,7 @@ object Retry:
 
 /**
  * Runs `body` until it succeeds, under `policy`: returns its first successful value, or throws
- * the last failure once `policy.maxFailures` failures have occurred (or a failure that
+ * the last failure once `policy.maxRetries` retries have failed too (or a failure that
  * `policy.retryOn` rejects). Each attempt runs in its own nested scope; pauses are [[sleep]]s,
  * so cancelling the caller stops the retries at once.
  *
@@ -146,7 +154,7 @@ def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current(
     body: Async ?=> T
 )(using Async): T =
   val delays = policy.delays(random)
-  var failures = 0
+  var failures = 0L
   var result: Option[T] = scala.None
   while result.isEmpty do
     Cancellation.check("retry")
@@ -159,7 +167,7 @@ def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current(
         // attached to the body's error, which is thrown.
         val pause =
           try
-            if !policy.retryOn(e) || failures == policy.maxFailures then throw e
+            if !policy.retryOn(e) || failures > policy.maxRetries then throw e
             delays.next()
           catch
             case d: Throwable if d ne e =>

@@ -22,16 +22,22 @@ class RetrySuite extends munit.FunSuite:
     assertEquals(Async.blocking(retry(Retry(5))(b())), 3)
     assertEquals(b.attempts.get, 3)
 
-  test("maxFailures = n gives up after exactly n attempts, throwing the n-th failure"):
+  test("maxRetries = n gives up after n + 1 attempts, throwing the last failure"):
     for n <- 1 to 4 do
       val b = Flaky(100)
       val e = intercept[IllegalStateException](Async.blocking(retry(Retry(n))(b())))
-      assertEquals(e.getMessage, s"fail $n")
-      assertEquals(b.attempts.get, n)
+      assertEquals(e.getMessage, s"fail ${n + 1}")
+      assertEquals(b.attempts.get, n + 1)
 
-  test("maxFailures = 0 retries until success"):
+  test("Retry(0) runs the body once and does not retry"):
+    val b = Flaky(100)
+    val e = intercept[IllegalStateException](Async.blocking(retry(Retry(0))(b())))
+    assertEquals(e.getMessage, "fail 1")
+    assertEquals(b.attempts.get, 1)
+
+  test("Retry.forever retries until success"):
     val b = Flaky(20)
-    assertEquals(Async.blocking(retry(Retry.forever())(b())), 21)
+    assertEquals(Async.blocking(retry(Retry.forever(Delay.None))(b())), 21)
 
   test("a failure rejected by retryOn is thrown at once"):
     val b = Flaky(100)
@@ -111,7 +117,7 @@ class RetrySuite extends munit.FunSuite:
           attempts.incrementAndGet()
           throw boom
     assert(e eq boom, s"got $e")
-    assertEquals(attempts.get, 3)
+    assertEquals(attempts.get, 4) // the first attempt and three retries
 
   test("a policy with a missing part is rejected when built, not at the first failure"):
     intercept[IllegalArgumentException](Retry(3, null))
