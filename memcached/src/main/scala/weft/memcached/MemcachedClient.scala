@@ -279,6 +279,9 @@ final class MemcachedClient private (
         req.promise.tryComplete(Failure(c))
         throw c
 
+  /** The only node of a one-server client (every key's), or `null`. */
+  private[memcached] val singleNode: Node | Null = if nodes.length == 1 then nodes(0) else null
+
   /** The node of `key` (see [[Cluster.nodeFor]]). */
   private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)
 

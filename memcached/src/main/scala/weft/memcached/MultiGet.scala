@@ -2,7 +2,7 @@ package weft.memcached
 
 import java.util.concurrent.CancellationException
 import scala.concurrent.duration.FiniteDuration
-import scala.util.{Failure, Success}
+import scala.util.Failure
 import weft.Async
 
 /**
@@ -21,26 +21,37 @@ private[memcached] object MultiGet:
     val nanos = Validate.deadline(deadline)
     val binary = client.config.binaryKeys
     val encoded = keys.map(Validate.key(_, binary))
-    val byNode = keys.indices.groupBy(i => client.nodeFor(keys(i)))
-    val failures = Map.newBuilder[String, MemcachedException]
+    val chunk = client.config.multiGetChunk
+    val single = client.singleNode
+    val byNode: Iterable[(Node, IndexedSeq[Int])] =
+      if keys.isEmpty then Nil
+      else if single != null then List(single -> keys.indices) // no key to hash
+      else keys.indices.groupBy(i => client.nodeFor(keys(i)))
+    var failures = Map.empty[String, MemcachedException]
     val sent = Vector.newBuilder[(Node, MultiGetRequest)]
-    for (node, idx) <- byNode; chunk <- idx.grouped(client.config.multiGetChunk) do
-      val req = MultiGetRequest(chunk.map(keys), chunk.map(encoded), binary)
+    for (node, idx) <- byNode; part <- chunks(idx, chunk) do
+      val req = MultiGetRequest(part.map(keys), part.map(encoded), binary)
       try
         if client.isClosed then throw ClientClosed("the client is closed")
         node.submit(req)
         sent += node -> req
-      catch case e: MemcachedException => req.keys.foreach(failures += _ -> e)
+      catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
     val requests = sent.result()
     val handles = requests.map((n, r) => client.armDeadline(n, r, nanos, deadline))
-    val hits = Map.newBuilder[String, Hit]
+    var hits = Map.empty[String, Hit]
     try
       for (_, r) <- requests do
-        try hits ++= client.awaitRequest(r)
-        catch case e: MemcachedException => r.keys.foreach(failures += _ -> e)
+        try
+          val h = client.awaitRequest(r)
+          // one chunk (the common case) is the whole result: no copy
+          hits = if hits.isEmpty then h else hits ++ h
+        catch case e: MemcachedException => r.keys.foreach(k => failures += k -> e)
     catch
       case c: CancellationException =>
         requests.foreach((_, r) => r.promise.tryComplete(Failure(c)))
         throw c
     finally handles.foreach(_.cancel())
-    MultiGetResult(hits.result(), failures.result())
+    MultiGetResult(hits, failures)
+
+  private def chunks(idx: IndexedSeq[Int], size: Int): Iterator[IndexedSeq[Int]] =
+    if idx.length <= size then Iterator.single(idx) else idx.grouped(size)

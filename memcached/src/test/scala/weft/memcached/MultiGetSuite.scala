@@ -30,6 +30,19 @@ class MultiGetSuite extends munit.FunSuite:
           assert(expected.forall(k => r.hits(k).string == s"value-of-$k"))
           assertEquals(c.nodeStats.head.desyncs, 0L)
 
+  test("the longest get lines: chunks of 256 keys of 250 bytes (64 KiB lines)"):
+    MemcachedServer.withServer("-m", "256"): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(Seq(server.address), deadline = 20.seconds)): c =>
+          val keys = (0 until 600).map(i => f"$i%05d" + "k" * 245)
+          fill(c, keys.filter(_.hashCode % 3 != 0), k => b(s"v${k.take(5)}"))
+          val r = c.getMulti(keys)
+          assertEquals(r.failures, Map.empty)
+          val expected = keys.filter(_.hashCode % 3 != 0)
+          assertEquals(r.hits.keySet, expected.toSet)
+          assert(expected.forall(k => r.hits(k).string == s"v${k.take(5)}"))
+          assertEquals((c.nodeStats.head.desyncs, c.nodeStats.head.reconnects), (0L, 0L))
+
   test("200 values of 100 KiB in one multiget"):
     MemcachedServer.withServer("-m", "256"): server =>
       Async.blocking:
