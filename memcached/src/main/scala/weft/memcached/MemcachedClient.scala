@@ -68,7 +68,7 @@ final class MemcachedClient private (
    */
   def getMulti(keys: Iterable[String], deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): MultiGetResult = MultiGet.run(this, keys.toIndexedSeq.distinct, deadline)
+  ): MultiGetResult = MultiGet.run(this, MultiGet.distinct(keys), deadline)
 
   // ---- writes
 

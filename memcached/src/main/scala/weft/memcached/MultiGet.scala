@@ -1,6 +1,7 @@
 package weft.memcached
 
 import java.util.concurrent.CancellationException
+import scala.collection.immutable.ArraySeq
 import scala.concurrent.duration.FiniteDuration
 import scala.util.Failure
 import weft.Async
@@ -20,17 +21,22 @@ private[memcached] object MultiGet:
   ): MultiGetResult =
     val nanos = Validate.deadline(deadline)
     val binary = client.config.binaryKeys
-    val encoded = keys.map(Validate.key(_, binary))
+    // arrays: the requests index their keys once per reply
+    val array = keys.toArray
+    val ks = ArraySeq.unsafeWrapArray(array)
+    val encoded = ArraySeq.unsafeWrapArray(array.map(Validate.key(_, binary)))
     val chunk = client.config.multiGetChunk
     val single = client.singleNode
     val byNode: Iterable[(Node, IndexedSeq[Int])] =
       if keys.isEmpty then Nil
-      else if single != null then List(single -> keys.indices) // no key to hash
-      else keys.indices.groupBy(i => client.nodeFor(keys(i)))
+      else if single != null then List(single -> ks.indices) // no key to hash
+      else ks.indices.groupBy(i => client.nodeFor(ks(i)))
     var failures = Map.empty[String, MemcachedException]
     val sent = Vector.newBuilder[(Node, MultiGetRequest)]
     for (node, idx) <- byNode; part <- chunks(idx, chunk) do
-      val req = MultiGetRequest(part.map(keys), part.map(encoded), binary)
+      val req =
+        if part.length == ks.length then MultiGetRequest(ks, encoded, binary)
+        else MultiGetRequest(part.map(ks), part.map(encoded), binary)
       try
         if client.isClosed then throw ClientClosed("the client is closed")
         node.submit(req)
@@ -52,6 +58,12 @@ private[memcached] object MultiGet:
         throw c
     finally handles.foreach(_.cancel())
     MultiGetResult(hits, failures)
+
+  /** `keys` without repeats, in their order; copied only if some key repeats. */
+  def distinct(keys: Iterable[String]): IndexedSeq[String] =
+    val seq = keys.toIndexedSeq
+    val seen = java.util.HashSet[String](seq.length * 2)
+    if seq.forall(seen.add) then seq else seq.distinct
 
   private def chunks(idx: IndexedSeq[Int], size: Int): Iterator[IndexedSeq[Int]] =
     if idx.length <= size then Iterator.single(idx) else idx.grouped(size)

@@ -64,10 +64,10 @@ final private[memcached] class MultiGetRequest(
     val m = java.util.HashMap[String, Integer](keys.length * 2)
     var i = 0
     while i < keys.length do
-      val t = if keys(i).length == encoded(i).length then keys(i) else keyText(encoded(i))
-      m.put(t, i)
+      m.put(text(i), i)
       i += 1
     m
+  private var next = 0 // where the search for the next VALUE's key starts
 
   override def opaques: Int = if binary then keys.length else 1
 
@@ -95,8 +95,8 @@ final private[memcached] class MultiGetRequest(
       if i < 0 || i >= keys.length || r.flag('k') != keyText(encoded(i.toInt)) then unexpected(r)
       add(i.toInt, Hit(r.data.nn, parseFlags(r.flag('f')), 0L))
     case Kind.Value if !binary =>
-      val i = byText.get(r.tokens(1))
-      if i == null then unexpected(r)
+      val i = indexOf(r.tokens(1))
+      if i < 0 then unexpected(r)
       add(i, Hit(r.data.nn, parseFlags(r.tokens(2)), 0L))
     case Kind.MN if binary         => finish()
     case Kind.End if !binary       => finish()
@@ -105,6 +105,24 @@ final private[memcached] class MultiGetRequest(
       if error == null then error = r.toError
       false
     case _ => unexpected(r)
+
+  /**
+   * The index of the key whose text is `t`, or -1. The server answers a get line's keys in
+   * their order, so the search goes on from the last hit and needs no map; a key found behind
+   * it (a server that reorders) is looked up in the map.
+   */
+  private def indexOf(t: String): Int =
+    var i = next
+    while i < keys.length && text(i) != t do i += 1
+    if i < keys.length then
+      next = i + 1
+      i
+    else
+      val j = byText.get(t)
+      if j == null then -1 else j
+
+  private def text(i: Int): String =
+    if keys(i).length == encoded(i).length then keys(i) else keyText(encoded(i))
 
   private def add(i: Int, hit: Hit): Boolean =
     if hits.putIfAbsent(keys(i), hit) != null then

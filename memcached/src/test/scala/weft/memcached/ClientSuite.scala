@@ -105,6 +105,7 @@ class ClientSuite extends munit.FunSuite:
         )
         assertEquals((r.hits - "☃").size, 3)
         assertEquals(r.hits, keys.map(k => k -> Hit(b(s"v-$k"), 0, 0L)).toMap)
+        assertEquals(c.getMulti(keys ++ keys.reverse).hits, r.hits) // repeated keys: read once
 
     test(s"$protocol: bad keys fail at the call and leave the connection in sync"):
       withClient(protocol): c =>

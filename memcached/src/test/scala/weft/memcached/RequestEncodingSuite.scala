@@ -106,6 +106,16 @@ class RequestEncodingSuite extends munit.FunSuite:
     intercept[ProtocolDesync](g2.accept(reply("MN\r\n"), true))
     assert(g2.accept(reply("END\r\n"), true))
     assertEquals(g2.promise.future.poll().get.get, Map("b" -> Hit(k("x"), 0, 0)))
+    // values come in the keys' order; one behind the search (a reordering server) is found too
+    val g3 = MultiGetRequest(Vector("a", "b", "c"), Vector(k("a"), k("b"), k("c")), false)
+    assert(!g3.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    assert(!g3.accept(reply("VALUE a 0 1\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g3.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    val g4 = MultiGetRequest(Vector("a", "b", "c"), Vector(k("a"), k("b"), k("c")), false)
+    assert(!g4.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    assert(!g4.accept(reply("VALUE a 0 1\r\nx\r\n"), true))
+    assert(g4.accept(reply("END\r\n"), true))
+    assertEquals(g4.promise.future.poll().get.get.keySet, Set("a", "c"))
 
   test("regression: a multi-get chunk whose opaques wrap around 2^32"):
     val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), true)
