@@ -63,8 +63,9 @@ final class MemcachedClient private (
     get(key, deadline).toOption.map(codec.decode)
 
   /**
-   * Many keys at once: split per node into chunks of quiet reads, all sent before any reply is
-   * awaited, read while they are written. A node that fails fails only its own keys.
+   * Many keys at once (repeats read once): split per node into chunks, each one `get` line (quiet
+   * `mg` lines for base64 keys), all sent before any reply is awaited, read while they are
+   * written. A node that fails fails only its own keys.
    */
   def getMulti(keys: Iterable[String], deadline: FiniteDuration = defaultDeadline)(using
       Async
