@@ -63,12 +63,13 @@ final class MemcachedClient private (
     get(key, deadline).toOption.map(codec.decode)
 
   /**
-   * Many keys at once: split per node into chunks of quiet reads, all sent before any reply is
-   * awaited, read while they are written. A node that fails fails only its own keys.
+   * Many keys at once (repeats read once): split per node into chunks, each one `get` line (quiet
+   * `mg` lines for base64 keys), all sent before any reply is awaited, read while they are
+   * written. A node that fails fails only its own keys.
    */
   def getMulti(keys: Iterable[String], deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): MultiGetResult = MultiGet.run(this, keys.toIndexedSeq.distinct, deadline)
+  ): MultiGetResult = MultiGet.run(this, MultiGet.distinct(keys), deadline)
 
   // ---- writes
 
@@ -278,6 +279,9 @@ final class MemcachedClient private (
       case c: CancellationException =>
         req.promise.tryComplete(Failure(c))
         throw c
+
+  /** The only node of a one-server client (every key's), or `null`. */
+  private[memcached] val singleNode: Node | Null = if nodes.length == 1 then nodes(0) else null
 
   /** The node of `key` (see [[Cluster.nodeFor]]). */
   private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)

@@ -1,8 +1,9 @@
 package weft.memcached
 
 import java.util.concurrent.CancellationException
+import scala.collection.immutable.ArraySeq
 import scala.concurrent.duration.FiniteDuration
-import scala.util.{Failure, Success}
+import scala.util.Failure
 import weft.Async
 
 /**
@@ -20,27 +21,49 @@ private[memcached] object MultiGet:
   ): MultiGetResult =
     val nanos = Validate.deadline(deadline)
     val binary = client.config.binaryKeys
-    val encoded = keys.map(Validate.key(_, binary))
-    val byNode = keys.indices.groupBy(i => client.nodeFor(keys(i)))
-    val failures = Map.newBuilder[String, MemcachedException]
+    // arrays: the requests index their keys once per reply
+    val array = keys.toArray
+    val ks = ArraySeq.unsafeWrapArray(array)
+    val encoded = ArraySeq.unsafeWrapArray(array.map(Validate.key(_, binary)))
+    val chunk = client.config.multiGetChunk
+    val single = client.singleNode
+    val byNode: Iterable[(Node, IndexedSeq[Int])] =
+      if keys.isEmpty then Nil
+      else if single != null then List(single -> ks.indices) // no key to hash
+      else ks.indices.groupBy(i => client.nodeFor(ks(i)))
+    var failures = Map.empty[String, MemcachedException]
     val sent = Vector.newBuilder[(Node, MultiGetRequest)]
-    for (node, idx) <- byNode; chunk <- idx.grouped(client.config.multiGetChunk) do
-      val req = MultiGetRequest(chunk.map(keys), chunk.map(encoded), binary)
+    for (node, idx) <- byNode; part <- chunks(idx, chunk) do
+      val req =
+        if part.length == ks.length then MultiGetRequest(ks, encoded, binary)
+        else MultiGetRequest(part.map(ks), part.map(encoded), binary)
       try
         if client.isClosed then throw ClientClosed("the client is closed")
         node.submit(req)
         sent += node -> req
-      catch case e: MemcachedException => req.keys.foreach(failures += _ -> e)
+      catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
     val requests = sent.result()
     val handles = requests.map((n, r) => client.armDeadline(n, r, nanos, deadline))
-    val hits = Map.newBuilder[String, Hit]
+    var hits = Map.empty[String, Hit]
     try
       for (_, r) <- requests do
-        try hits ++= client.awaitRequest(r)
-        catch case e: MemcachedException => r.keys.foreach(failures += _ -> e)
+        try
+          val h = client.awaitRequest(r)
+          // one chunk (the common case) is the whole result: no copy
+          hits = if hits.isEmpty then h else hits ++ h
+        catch case e: MemcachedException => r.keys.foreach(k => failures += k -> e)
     catch
       case c: CancellationException =>
         requests.foreach((_, r) => r.promise.tryComplete(Failure(c)))
         throw c
     finally handles.foreach(_.cancel())
-    MultiGetResult(hits.result(), failures.result())
+    MultiGetResult(hits, failures)
+
+  /** `keys` without repeats, in their order; copied only if some key repeats. */
+  def distinct(keys: Iterable[String]): IndexedSeq[String] =
+    val seq = keys.toIndexedSeq
+    val seen = java.util.HashSet[String](seq.length * 2)
+    if seq.forall(seen.add) then seq else seq.distinct
+
+  private def chunks(idx: IndexedSeq[Int], size: Int): Iterator[IndexedSeq[Int]] =
+    if idx.length <= size then Iterator.single(idx) else idx.grouped(size)

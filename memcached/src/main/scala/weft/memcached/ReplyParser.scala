@@ -58,13 +58,37 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
       else
         if nl == start || buf(nl - 1) != '\r' then
           throw desync(s"a reply line not ended by \\r\\n: \"${preview(start, nl)}\"")
-        val line = String(buf, start, nl - 1 - start, ISO_8859_1)
+        val from = start
         start = nl + 1
         scanned = 0
-        parseLine(line)
+        parseLine(from, nl - 1)
 
-  private def parseLine(line: String): Reply | Null =
-    val tokens = line.split(' ')
+  /** The line `buf(from until to)` split on spaces, as `String.split(' ')` would. */
+  private def tokenize(from: Int, to: Int): Array[String] =
+    var last = to // trailing separators make no tokens
+    while last > from && buf(last - 1) == ' ' do last -= 1
+    if last == from then return if to == from then Array("") else Array.empty
+    var n = 1
+    var i = from
+    while i < last do
+      if buf(i) == ' ' then n += 1
+      i += 1
+    val tokens = new Array[String](n)
+    var t = 0
+    var s = from
+    i = from
+    while i <= last do
+      if i == last || buf(i) == ' ' then
+        tokens(t) = String(buf, s, i - s, ISO_8859_1)
+        t += 1
+        s = i + 1
+      i += 1
+    tokens
+
+  private def parseLine(from: Int, to: Int): Reply | Null =
+    // split straight from the bytes: no String of the whole line on the hot path
+    val tokens = tokenize(from, to)
+    def line = String(buf, from, to - from, ISO_8859_1)
     if tokens.isEmpty then throw desync(s"a blank reply line \"${Validate.printable(line)}\"")
     val k = Reply.kindOf(tokens(0))
     if k == null then throw desync(s"unknown reply \"${Validate.printable(line)}\"")

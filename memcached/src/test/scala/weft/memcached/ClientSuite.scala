@@ -90,6 +90,23 @@ class ClientSuite extends munit.FunSuite:
         c.flushAll()
         assertEquals(c.get("k1"), Miss)
 
+    test(s"$protocol: getMulti with non-ASCII keys; its result is an ordinary map"):
+      withClient(protocol): c =>
+        val keys = Seq("clé", "ключ", "☃", "plain")
+        keys.foreach(k => c.set(k, b(s"v-$k")))
+        val r = c.getMulti(keys :+ "missing-é")
+        assertEquals(r.failures, Map.empty)
+        assertEquals(r.hits.view.mapValues(_.string).toMap, keys.map(k => k -> s"v-$k").toMap)
+        assertEquals(r.hits.size, 4)
+        assert(r.hits.contains("ключ") && !r.hits.contains("missing-é"))
+        assertEquals(
+          r.hits - "☃" + ("x" -> Hit(b("y"), 0, 0L)),
+          r.hits.removed("☃").updated("x", Hit(b("y"), 0, 0L))
+        )
+        assertEquals((r.hits - "☃").size, 3)
+        assertEquals(r.hits, keys.map(k => k -> Hit(b(s"v-$k"), 0, 0L)).toMap)
+        assertEquals(c.getMulti(keys ++ keys.reverse).hits, r.hits) // repeated keys: read once
+
     test(s"$protocol: bad keys fail at the call and leave the connection in sync"):
       withClient(protocol): c =>
         c.set("ok", b("v"))

@@ -115,9 +115,10 @@ class FakeServerSuite extends munit.FunSuite:
             case "ms" =>
               c.readExactly(p(2).toInt + 2).await
               send(c, s"HD ${opaque(s)}\r\n")
-            case "mn" => send(c, "MN\r\n")
-            case "ma" => send(c, s"NF ${opaque(s)}\r\n")
-            case "md" => send(c, s"NF ${opaque(s)}\r\n")
+            case "mn"  => send(c, "MN\r\n")
+            case "get" => send(c, "END\r\n")
+            case "ma"  => send(c, s"NF ${opaque(s)}\r\n")
+            case "md"  => send(c, s"NF ${opaque(s)}\r\n")
             case _ =>
               if s.contains(" q ") || s.endsWith(" q") then () else send(c, s"EN ${opaque(s)}\r\n")
           l = line(c)

@@ -17,18 +17,24 @@ class MultiGetSuite extends munit.FunSuite:
       Future(part.foreach(k => assertEquals(c.set(k, value(k)), StoreResult.Stored)))
     writers.foreach(_.await)
 
-  test("50,000 keys in one multiget: every value, nothing else"):
+  /** Stores the keys `stored` selects, reads all `keys` in one multiget: exactly those hits. */
+  private def storeSomeReadAll(keys: IndexedSeq[String], stored: String => Boolean): Unit =
     MemcachedServer.withServer("-m", "256"): server =>
       Async.blocking:
         withClient(MemcachedConfig(Seq(server.address), deadline = 20.seconds)): c =>
-          val keys = (0 until 50_000).map(i => s"key:$i")
-          fill(c, keys.filter(_.hashCode % 5 != 0), k => b(s"value-of-$k"))
+          fill(c, keys.filter(stored), k => b(s"value-of-$k"))
           val r = c.getMulti(keys)
           assertEquals(r.failures, Map.empty)
-          val expected = keys.filter(_.hashCode % 5 != 0)
-          assertEquals(r.hits.size, expected.size)
+          val expected = keys.filter(stored)
+          assertEquals(r.hits.keySet, expected.toSet)
           assert(expected.forall(k => r.hits(k).string == s"value-of-$k"))
-          assertEquals(c.nodeStats.head.desyncs, 0L)
+          assertEquals((c.nodeStats.head.desyncs, c.nodeStats.head.reconnects), (0L, 0L))
+
+  test("50,000 keys in one multiget: every value, nothing else"):
+    storeSomeReadAll((0 until 50_000).map(i => s"key:$i"), _.hashCode % 5 != 0)
+
+  test("the longest get lines: chunks of 256 keys of 250 bytes (64 KiB lines)"):
+    storeSomeReadAll((0 until 600).map(i => f"$i%05d" + "k" * 245), _.hashCode % 3 != 0)
 
   test("200 values of 100 KiB in one multiget"):
     MemcachedServer.withServer("-m", "256"): server =>

@@ -40,9 +40,14 @@ class RequestEncodingSuite extends munit.FunSuite:
       "ma n D3 MD N60 J10 v O5\r\n"
     )
     assertEquals(enc(TouchRequest(k("foo"), false, 9), true), "mg foo T9 O5\r\n")
+    // a multi-get is one classic get line in both modes; quiet mg lines only for base64 keys
     assertEquals(
       enc(MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false), true, 7),
-      "mg a v f k q O7\r\nmg b v f k q O8\r\nmn\r\n"
+      "get a b\r\n"
+    )
+    assertEquals(
+      enc(MultiGetRequest(Vector("a", "b"), Vector(k("YQ=="), k("Yg==")), true), true, 7),
+      "mg YQ== v f k q O7 b\r\nmg Yg== v f k q O8 b\r\nmn\r\n"
     )
     assertEquals(enc(VersionRequest(), true), "version\r\n")
     assertEquals(enc(FlushRequest(0), true), "flush_all\r\n")
@@ -88,14 +93,36 @@ class RequestEncodingSuite extends munit.FunSuite:
     val s = StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 0, 0, 0)
     assert(s.accept(reply("SERVER_ERROR out of memory storing object\r\n"), true))
     assert(s.promise.future.poll().get.failed.get.isInstanceOf[ServerError])
-    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
+    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), true)
     m.opaque = 10
     assert(!m.accept(reply("VA 1 kb O11\r\nx\r\n"), true))
     intercept[ProtocolDesync](m.accept(reply("VA 1 ka O11\r\nx\r\n"), true))
+    // the get line's replies: only the chunk's keys, each once, and only VALUE or END
+    val g2 = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
+    assert(!g2.accept(reply("VALUE b 0 1\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g2.accept(reply("VALUE c 0 1\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g2.accept(reply("VALUE b 0 1\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g2.accept(reply("VA 1 ka O10\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g2.accept(reply("MN\r\n"), true))
+    assert(g2.accept(reply("END\r\n"), true))
+    assertEquals(g2.promise.future.poll().get.get, Map("b" -> Hit(k("x"), 0, 0)))
+    // values come in the keys' order; one behind the search (a reordering server) is found too
+    val g3 = MultiGetRequest(Vector("a", "b", "c"), Vector(k("a"), k("b"), k("c")), false)
+    assert(!g3.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    assert(!g3.accept(reply("VALUE a 0 1\r\nx\r\n"), true))
+    intercept[ProtocolDesync](g3.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    val g4 = MultiGetRequest(Vector("a", "b", "c"), Vector(k("a"), k("b"), k("c")), false)
+    assert(!g4.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
+    assert(!g4.accept(reply("VALUE a 0 1\r\nx\r\n"), true))
+    assert(g4.accept(reply("END\r\n"), true))
+    assertEquals(g4.promise.future.poll().get.get.keySet, Set("a", "c"))
 
   test("regression: a multi-get chunk whose opaques wrap around 2^32"):
-    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
-    assertEquals(enc(m, true, -1), "mg a v f k q O4294967295\r\nmg b v f k q O0\r\nmn\r\n")
+    val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), true)
+    assertEquals(
+      enc(m, true, -1),
+      "mg a v f k q O4294967295 b\r\nmg b v f k q O0 b\r\nmn\r\n"
+    )
     assert(!m.accept(reply("VA 1 ka O4294967295\r\nx\r\n"), true))
     assert(!m.accept(reply("VA 1 kb O0\r\ny\r\n"), true))
     assert(m.accept(reply("MN\r\n"), true))
