@@ -76,7 +76,7 @@ object Async:
     else
       val root = CompletionGroup()
       val f = RunnableFuture.start(body, JvmAsync(root, null, support))
-      try PlatformWait.awaitFuture(f)
+      try PlatformWait.awaitScopeBody(f, root)
       catch
         case e: InterruptedException =>
           f.cancel()

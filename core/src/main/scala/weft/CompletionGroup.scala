@@ -131,6 +131,15 @@ class CompletionGroup extends Cancellable:
     val m = membersRef
     if m != null then m.awaitEmpty()
 
+  /**
+   * Blocks until the group has no members, without joining the fibers that left; an interrupt
+   * ends the wait with `InterruptedException`. A platform thread entering a scope waits here for
+   * the body's future to leave the root group: one wake-up, at the body's very end.
+   */
+  private[weft] def waitEmptyInterruptibly(): Unit =
+    val m = membersRef
+    if m != null then m.awaitEmptyInterruptibly()
+
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:
 
@@ -187,6 +196,11 @@ object CompletionGroup:
     def snapshot(): Array[Cancellable] =
       lock.lock()
       try set.toArray(Array.empty[Cancellable])
+      finally lock.unlock()
+
+    def awaitEmptyInterruptibly(): Unit =
+      lock.lockInterruptibly()
+      try while !set.isEmpty do emptied.await()
       finally lock.unlock()
 
     def awaitEmpty(): Unit =

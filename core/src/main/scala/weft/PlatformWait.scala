@@ -4,8 +4,8 @@ import weft.runtime.Fiber
 
 /**
  * How a platform thread that entered `Async.blocking` waits for the scope's body, which runs on
- * a virtual thread: a short spin before it parks, because waking a parked platform thread costs
- * far more than the short body of a typical scope (see [[awaitFuture]]).
+ * a virtual thread: a short spin while few platform threads wait, then one park, woken once, when
+ * the body's future leaves the root group at its very end (see [[awaitScopeBody]]).
  */
 private[weft] object PlatformWait:
 
@@ -18,34 +18,43 @@ private[weft] object PlatformWait:
   /** The platform threads spinning now (see [[spinWhile]]). */
   private val platformSpinners = java.util.concurrent.atomic.AtomicInteger()
 
-  /**
-   * Waits on a platform thread for `f`; interrupts surface as `InterruptedException`.
-   *
-   * It spins for up to [[PlatformSpinNanos]] before it parks. Parking a platform thread and
-   * waking it costs a system call on each side plus the OS scheduler's latency, an order of
-   * magnitude more than the short body of a typical scope; with more callers than cores the spin
-   * neither helps nor hurts. Only a platform thread entering a scope spins: the body it waits for
-   * runs on a virtual thread, on a carrier of its own. The `compose-3` benchmark (entered from
-   * platform threads, at 1, 10 and 20 threads) re-checks it; figures in docs/perf/core.md.
-   */
-  def awaitFuture(f: CoreFuture[?]): Unit =
-    spinWhile(!f.isDone)
-    if !f.isDone then
-      val w = JvmAsync.Waiter[Any](Fiber.current)
-      f.onComplete(w)
-      while !w.isDone do
-        Fiber.park(w)
-        if Fiber.interrupted() then
-          f.dropListener(w)
-          if !w.giveUp() then throw InterruptedException()
-          Fiber.selfInterrupt() // the result came first: keep it, and the interrupt
+  /** The platform threads waiting for a scope's body now, spinning or parked. */
+  private val platformWaiters = java.util.concurrent.atomic.AtomicInteger()
 
   /**
-   * Spins for up to [[PlatformSpinNanos]] while the fiber of `f`, which has completed, takes its
-   * last steps (leaving its group, terminating), so that the scope's join that follows need not
-   * park the platform thread either (`compose-3` at 1 thread re-checks it; docs/perf/core.md).
+   * Waits on a platform thread until the scope's body `f` has finished and left `root`, then
+   * until its fiber has terminated; an interrupt surfaces as `InterruptedException`.
+   *
+   * The caller parks once, on `root` becoming empty, which the body's fiber signals as its last
+   * step; by then its result is set and its children are joined, so only the fiber's last
+   * instructions remain, which [[spinUntilExited]] waits out. Waiting for the result first, then
+   * for the group, then joining the fiber cost up to three park-and-wake round trips per scope
+   * entry. Before parking, it spins for up to [[PlatformSpinNanos]]: parking a platform thread and
+   * waking it costs a system call on each side plus the OS scheduler's latency, an order of
+   * magnitude more than the short body of a typical scope. It spins only while no more platform
+   * threads wait than may spin: with more callers than cores, a spinning caller takes a carrier
+   * from the bodies everyone waits for (`compose-3` at 10 and 20 threads and `memcached-setget`
+   * re-check it).
    */
-  def spinUntilExited(f: RunnableFuture[?]): Unit = spinWhile(f.fiberRunning)
+  def awaitScopeBody(f: RunnableFuture[?], root: CompletionGroup): Unit =
+    platformWaiters.incrementAndGet()
+    try
+      if platformWaiters.get() <= MaxPlatformSpinners then spinWhile(!f.isDone)
+      root.waitEmptyInterruptibly()
+    finally platformWaiters.decrementAndGet()
+
+  /**
+   * Spins for up to [[PlatformSpinNanos]] while the fiber of `f`, which has completed and left
+   * its group, takes its last steps (terminating), so that the scope's join that follows need not
+   * park the platform thread again. Not capped like [[spinWhile]]: the fiber is already running
+   * its last instructions, so the wait is short for every caller (`compose-3` re-checks it).
+   */
+  def spinUntilExited(f: RunnableFuture[?]): Unit =
+    val start = System.nanoTime()
+    var spins = 1
+    while f.fiberRunning && ((spins & 31) != 0 || System.nanoTime() - start < PlatformSpinNanos) do
+      Fiber.onSpinWait()
+      spins += 1
 
   /**
    * Spins while `cond` holds, for up to [[PlatformSpinNanos]] (the clock read every 32 turns),
