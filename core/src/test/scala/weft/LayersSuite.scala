@@ -53,6 +53,7 @@ class LayersSuite extends munit.FunSuite:
       "Retry",
       "retry",
       "Semaphore",
+      "SemaphoreQueue",
       "Resource"
     ),
     "channels" -> Set("channels"),
