@@ -30,7 +30,7 @@ import java.lang.invoke.{MethodHandles, VarHandle}
  * the permit (it lost a race to another source), is passed over: the releaser increments the
  * count again and serves the next one, so a permit is given only to a waiter that took it, and
  * none is ever lost (ADR 0006). Neither path takes a lock, and [[withPermit]] allocates nothing
- * (a waiter parks in its cell as its own fiber). Decisions in docs/adr/0007-lock-free-semaphore.md.
+ * but queue segments (a waiter parks in its cell as its own fiber). Decisions in docs/adr/0007-lock-free-semaphore.md.
  *
  * @param permits
  *   the number of permits, at least 1
@@ -62,7 +62,8 @@ final class Semaphore(val permits: Int):
 
   /**
    * Runs `body` holding a permit (taken as by [[acquire]]), released however `body` ends.
-   * Allocates nothing of its own, also when it waits.
+   * Allocates nothing of its own; when it waits, only a share of a queue segment (one per 32
+   * waits).
    */
   def withPermit[T](body: => T)(using Async): T =
     take("Semaphore.withPermit")
