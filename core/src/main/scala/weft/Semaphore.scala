@@ -1,11 +1,10 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
-import java.util.concurrent.locks.ReentrantLock
 
 /**
- * A fair counting semaphore for `Async` code: at most `permits` holders at a time, served in
- * FIFO order.
+ * A fair counting semaphore for `Async` code: at most `permits` holders at a time, waiters served
+ * in FIFO order.
  *
  * [[acquire]] suspends until a permit is free and returns a [[Semaphore.Guard]]; closing the
  * guard releases the permit (once: closing again does nothing), so `Using`-style code or
@@ -13,66 +12,69 @@ import java.util.concurrent.locks.ReentrantLock
  * a permit can be awaited in `Async.select` / `Async.race` beside other sources: only the
  * winning case takes a permit.
  *
+ * ==Fairness==
+ * A permit is taken directly only while no acquirer waits: the count of free permits is positive
+ * only when no claim is queued, so neither [[acquire]] nor [[tryAcquire]] nor a poll of
+ * [[acquiring]] ever takes a permit past a waiter. Waiters are served in the order in which they
+ * claimed their place in the queue (one atomic increment each, right after finding no permit
+ * free); two acquirers arriving at the same instant may claim their places in either order. A
+ * waiter that gives up (cancelled, timed out, a select that took another case) loses its place.
+ *
  * ==Algorithm==
- * A count of free permits and a FIFO queue of waiting listeners, guarded by a `ReentrantLock`
- * (never `synchronized`; the lock is held for a few field updates only and never while a
- * listener runs). A listener arriving while nobody waits and a permit is free reserves it;
- * otherwise it joins the queue. A release hands its permit to the oldest waiter (or, if none,
- * returns it to the count). Handing a permit to a listener happens outside the lock through
- * `completeNow`; a listener that declines (it lost a race to another source) leaves the queue and
- * the permit goes to the next waiter, so a permit is given only to a listener that took it, and
- * none is ever lost. Fairness: while anyone waits, newcomers (including [[tryAcquire]]) queue
- * behind them.
+ * One atomic count: free permits when positive, minus the number of waiting claims otherwise. An
+ * acquire is one atomic decrement: if the old count was positive it took a permit, otherwise it
+ * has a claim and waits in the lock-free FIFO of [[SemaphoreQueue]] (cells claimed by
+ * fetch-and-add, after the semaphore of kotlinx.coroutines; the algorithm is explained there). A
+ * release is one atomic increment: if the old count was not negative the permit is free again,
+ * otherwise it serves the oldest claim. A claim whose waiter gave up, or whose listener declines
+ * the permit (it lost a race to another source), is passed over: the releaser increments the
+ * count again and serves the next one, so a permit is given only to a waiter that took it, and
+ * none is ever lost (ADR 0006). Neither path takes a lock, and [[withPermit]] allocates nothing
+ * but queue segments (a waiter parks in its cell as its own fiber). Decisions in docs/adr/0010-lock-free-semaphore.md.
  *
  * @param permits
  *   the number of permits, at least 1
  */
 final class Semaphore(val permits: Int):
   require(permits >= 1, s"a Semaphore needs at least 1 permit, got $permits")
+  import Semaphore.COUNT
 
-  private val lock = ReentrantLock()
-  private var free: Int = permits // guarded by lock
-  private val waiters = java.util.ArrayDeque[Listener[Semaphore.Guard]]() // guarded by lock
+  // Free permits if positive, minus the waiting claims otherwise (see `SemaphoreQueue`).
+  @volatile private var count: Long = permits
+  private val queue = SemaphoreQueue(this)
 
   /**
    * Suspends until a permit is free (FIFO), and returns the guard that releases it. A free permit
    * nobody waits for is taken at once, without suspending.
+   *
+   * An interrupt that arrives as the permit is handed over does not lose it: `acquire` returns
+   * the guard and the interrupt stays raised for the caller's next wait.
    * @throws java.util.concurrent.CancellationException
    *   if the scope is cancelled (before or while waiting); no permit is then taken
    */
-  def acquire()(using async: Async): Semaphore.Guard =
-    Cancellation.check("Semaphore.acquire")
-    if reserve() then Semaphore.Guard(this) else async.await(acquiring)
+  def acquire()(using Async): Semaphore.Guard =
+    take("Semaphore.acquire")
+    Semaphore.Guard(this)
 
   /** Takes a permit if one is free now and nobody is waiting; never blocks. */
   def tryAcquire(): Option[Semaphore.Guard] =
-    lock.lock()
-    val got =
-      try
-        if free > 0 && waiters.isEmpty then
-          free -= 1
-          true
-        else false
-      finally lock.unlock()
-    if got then Some(Semaphore.Guard(this)) else None
+    if takeFree() then Some(Semaphore.Guard(this)) else None
 
-  /** Runs `body` holding a permit, released however `body` ends. */
+  /**
+   * Runs `body` holding a permit (taken as by [[acquire]]), released however `body` ends.
+   * Allocates nothing of its own; when it waits, only a share of a queue segment (one per 32
+   * waits).
+   */
   def withPermit[T](body: => T)(using Async): T =
-    val g = acquire()
+    take("Semaphore.withPermit")
     try body
-    finally g.close()
+    finally release()
 
   /** The number of free permits now (a snapshot). */
-  def available: Int =
-    lock.lock()
-    try free
-    finally lock.unlock()
+  def available: Int = math.max(0L, count).toInt
 
-  /** The number of waiting listeners now (a snapshot). */
-  def waiting: Int =
-    lock.lock()
-    try waiters.size
-    finally lock.unlock()
+  /** The number of waiting acquirers and listeners now (a snapshot). */
+  def waiting: Int = queue.waiting
 
   /**
    * A source of permits: each value offered is a fresh guard owning one permit, given to the
@@ -80,76 +82,64 @@ final class Semaphore(val permits: Int):
    */
   val acquiring: Source[Semaphore.Guard] = new OriginalSource[Semaphore.Guard]:
     def poll(k: Listener[Semaphore.Guard]): Boolean =
-      if reserve() then
-        offer(k)
+      if takeFree() then
+        offerOrRelease(k)
         true
       else false
 
     override def onComplete(k: Listener[Semaphore.Guard]): Unit =
-      if reserveOrEnqueue(k) then offer(k)
+      if (COUNT.getAndAdd(Semaphore.this, -1L): Long) > 0L then offerOrRelease(k)
+      else queue.enqueue(k)
 
     protected def addListener(k: Listener[Semaphore.Guard]): Unit = onComplete(k)
 
-    def dropListener(k: Listener[Semaphore.Guard]): Unit =
-      lock.lock()
-      try waiters.remove(k)
-      finally lock.unlock()
+    def dropListener(k: Listener[Semaphore.Guard]): Unit = queue.drop(k)
 
     override def toString: String = s"${Semaphore.this}.acquiring"
 
-  /** Takes a free permit if nobody waits. */
-  private def reserve(): Boolean =
-    lock.lock()
-    try
-      if free > 0 && waiters.isEmpty then
-        free -= 1
-        true
-      else false
-    finally lock.unlock()
+  /** Takes a permit, waiting in the queue if none is free (one atomic decrement when one is). */
+  private inline def take(inline what: String)(using Async): Unit =
+    Cancellation.check(what)
+    if (COUNT.getAndAdd(this, -1L): Long) <= 0L then queue.await()
 
-  /** Takes a free permit if nobody waits (`true`), else queues `k` (`false`). */
-  private def reserveOrEnqueue(k: Listener[Semaphore.Guard]): Boolean =
-    lock.lock()
-    try
-      if free > 0 && waiters.isEmpty then
-        free -= 1
-        true
-      else
-        waiters.addLast(k)
-        false
-    finally lock.unlock()
+  /** Takes a free permit if there is one (then nobody waits); never queues. */
+  private def takeFree(): Boolean =
+    var c = count
+    while c > 0L do
+      if COUNT.compareAndSet(this, c, c - 1L) then return true
+      c = count
+    false
 
-  /** Offers a reserved permit to `k`; if `k` declines, passes the permit on. */
-  private def offer(k: Listener[Semaphore.Guard]): Unit =
-    val g = Semaphore.Guard(this)
+  /**
+   * Offers a permit the caller holds to `k`; if `k` declines (or throws), releases it. Used
+   * outside `release`, so a throwing listener's exception reaches the caller.
+   */
+  private[weft] def offerOrRelease(k: Listener[Semaphore.Guard]): Unit =
     val taken =
-      try k.completeNow(g, acquiring)
+      try k.completeNow(Semaphore.Guard(this), acquiring)
       catch
         case e: Throwable =>
           release()
           throw e
     if !taken then release()
 
-  /** Returns one permit: to the oldest waiter that takes it, else to the free count. */
+  /**
+   * Offers the permit of a release to queued listener `k`: `true` if `k` took it; `false` if it
+   * declined or threw (reported as uncaught), and the releaser passes the permit on.
+   */
+  private[weft] def offerQueued(k: Listener[Semaphore.Guard]): Boolean =
+    try k.completeNow(Semaphore.Guard(this), acquiring)
+    catch
+      case e: Throwable =>
+        weft.runtime.Fiber.reportUncaught(e)
+        false
+
+  /**
+   * Returns one permit: to the oldest claim whose waiter takes it, else to the free count (one
+   * atomic increment when nobody waits).
+   */
   private[weft] def release(): Unit =
-    var handedOver = false
-    while !handedOver do
-      lock.lock()
-      val next =
-        try
-          val w = waiters.pollFirst()
-          if w == null then free += 1
-          w
-        finally lock.unlock()
-      if next == null then handedOver = true
-      else
-        val g = Semaphore.Guard(this)
-        handedOver =
-          try next.completeNow(g, acquiring)
-          catch
-            case e: Throwable =>
-              weft.runtime.Fiber.reportUncaught(e)
-              false
+    while (COUNT.getAndAdd(this, 1L): Long) < 0L && !queue.handOver() do ()
 
   override def toString: String = s"Semaphore($permits permits, $available free, $waiting waiting)"
 
@@ -173,3 +163,7 @@ object Semaphore:
   private val CLOSED: VarHandle =
     MethodHandles.privateLookupIn(classOf[Guard], MethodHandles.lookup())
       .findVarHandle(classOf[Guard], "closed", classOf[Boolean])
+
+  private val COUNT: VarHandle =
+    MethodHandles.privateLookupIn(classOf[Semaphore], MethodHandles.lookup())
+      .findVarHandle(classOf[Semaphore], "count", classOf[Long])

@@ -55,6 +55,7 @@ class LayersSuite extends munit.FunSuite:
       "Retry",
       "retry",
       "Semaphore",
+      "SemaphoreQueue",
       "Resource"
     ),
     "channels" -> Set("channels"),

@@ -8,6 +8,7 @@ import weft.*
 import weft.channels.{BufferedChannel, SyncChannel}
 import weft.keyed.Sequentially
 import weft.testing.Storm
+import weft.testing.TimeTesting.awaitCondition
 import weft.testing.Storm.Outcome
 import weft.testing.Stress
 
@@ -42,6 +43,49 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assertStormClean("semaphore", r)
       assert(most.get <= 2, s"${most.get} holders of 2 permits")
       assertEquals((s.available, s.waiting), (2, 0), s"permits lost ($r)")
+
+  test("semaphore, every way to wait: withPermit, acquire, tryAcquire, selects and timers".tag(Stress.tag)):
+    // Many fibers on few permits, so most calls queue; each call is given up at random (timeout,
+    // cancel, none) while it waits, while it holds the permit, or as a release hands it over.
+    withinDeadline(240, "storm-semaphore-ways"):
+      val s = Semaphore(3)
+      val inside = AtomicInteger()
+      val most = AtomicInteger()
+      def hold(using Async): Unit =
+        val now = inside.incrementAndGet()
+        most.accumulateAndGet(now, math.max)
+        try Fiber.yieldNow()
+        finally inside.decrementAndGet(): Unit
+      val r = Storm.run(fibers = 16, seed = 7): i =>
+        i % 5 match
+          case 0 => s.withPermit(hold)
+          case 1 =>
+            val g = s.acquire()
+            try hold
+            finally g.close()
+          case 2 =>
+            s.tryAcquire() match
+              case Some(g) =>
+                try hold
+                finally g.close()
+              case None => Fiber.yieldNow()
+          case 3 =>
+            val t = Timer(i % 2)
+            try
+              Async.select(s.acquiring ~~> (g => Some(g)), t ~~> (_ => None)) match
+                case Some(g) =>
+                  try hold
+                  finally g.close()
+                case None => ()
+            finally t.cancel()
+          case _ =>
+            val g = Async.await(Async.race(s.acquiring, s.acquiring.map(identity)))
+            try hold
+            finally g.close()
+      assertStormClean("semaphore-ways", r)
+      assert(most.get <= 3, s"${most.get} holders of 3 permits")
+      awaitCondition("losing select listeners dropped")(s.waiting == 0)
+      assertEquals((s.available, s.waiting), (3, 0), s"permits lost ($r)")
 
   test("resource: every acquisition released exactly once".tag(Stress.tag)):
     withinDeadline(240, "storm-resource"):

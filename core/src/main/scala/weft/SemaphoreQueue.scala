@@ -1,0 +1,209 @@
+package weft
+
+import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.CancellationException
+import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
+import weft.runtime.Fiber
+
+/**
+ * The lock-free FIFO of a [[Semaphore]]'s waiters: the slow path, entered only when no permit was
+ * free.
+ *
+ * ==Algorithm (after the semaphore of kotlinx.coroutines, `SemaphoreImpl`, which uses the cell
+ * queue of Koval, Alistarh and Elizarov, "Fast and Scalable Channels in Kotlin Coroutines",
+ * PPoPP 2023; weft's channels use the same cells)==
+ * The semaphore's `count` (free permits, or minus the number of claims waiting) says who queues:
+ * an acquirer whose decrement found no free permit (`count <= 0` before it) has a claim on a
+ * cell, and a releaser whose increment found `count < 0` must serve one. Cells form an infinite
+ * array, allocated as linked [[SemaphoreQueue.Segment]]s of 32. An acquirer takes cell
+ * `e = FAA(enq)`, a releaser serves cell `d = FAA(deq)`; the two with the same index meet in that
+ * cell, whoever comes first leaving something for the other by CAS:
+ *   - an acquirer finding the cell empty stores itself there (a blocking `acquire`: its fiber; a
+ *     listener of `acquiring`: the listener itself) and waits; finding `Permit` (the
+ *     releaser came first) it takes the permit at once;
+ *   - a releaser finding the cell empty leaves `Permit`; finding a parked fiber it marks the cell
+ *     `Taken` and unparks it; finding a listener it marks the cell `Taken` and offers the
+ *     listener a fresh guard;
+ *   - a waiter that gives up (its fiber interrupted, its listener dropped) CASes its own entry to
+ *     `Cancelled`. If that CAS fails, a releaser served it first and the waiter keeps the permit
+ *     (a blocking acquirer returns holding it, with its interrupt raised again for its next wait).
+ * A releaser that finds `Cancelled`, or whose listener declines (it lost a race, it was dropped),
+ * has not placed its permit: it increments `count` again and serves the next claim, or returns
+ * the permit to the count. So every permit is either counted, held, or in the cell of a claim
+ * that will take it: none is lost, and none is given twice (each cell has one acquirer and one
+ * releaser). A cancelled claim is not taken back from `count` by the waiter that gives up (it
+ * cannot tell whether a releaser is already on its way to its cell); the next release pays it.
+ *
+ * Fairness: claims are served in the order of their cell indices, i.e. of their FAA on `enq`, and
+ * `count` is positive only when no claim is waiting, so nobody takes a free permit past a waiter.
+ *
+ * Memory: a waiter that gave up leaves its cell `Cancelled` until a release passes it (its
+ * segment stays reachable till then); each release moves the head past the cells it served.
+ * `SemaphoreLincheckSuite` model-checks conservation; `SemaphoreSuite` and the cancellation storm
+ * (`CancellationStormSuite`) check it with real fibers.
+ */
+private[weft] final class SemaphoreQueue(semaphore: Semaphore):
+  import SemaphoreQueue.*
+
+  // enq, deq and the count of `Cancelled` cells not yet passed, each on its own cache line.
+  private val counters = new Array[Long](CountersLength)
+  private val tailHint = AtomicReference[Segment](Segment(0))
+  private val headHint = AtomicReference[Segment](tailHint.get())
+
+  /** Adds `delta` to the counter at `at`; the old value. */
+  private inline def add(inline at: Int, delta: Long): Long = COUNTER.getAndAdd(counters, at, delta)
+
+  /** The counter at `at` (a volatile read). */
+  private inline def get(inline at: Int): Long = COUNTER.getVolatile(counters, at)
+
+  /**
+   * Waits in a cell for a permit (the caller's decrement found none free). Returns holding the
+   * permit. An interrupt before a releaser served the cell gives the claim up and throws.
+   * @throws java.util.concurrent.CancellationException
+   *   if the scope is cancelled while waiting (no permit is then held)
+   * @throws InterruptedException
+   *   on an interrupt that is not a cancellation of the scope (no permit is then held)
+   */
+  def await()(using Async): Unit =
+    val h = tailHint.get()
+    val e = add(EnqAt, 1L)
+    val seg = segmentFor(tailHint, h, e)
+    val i = index(e)
+    // A parked acquirer is stored as its fiber itself: no allocation on this path either.
+    val me = Fiber.current.asInstanceOf[AnyRef]
+    if seg.cells.compareAndSet(i, null, me) then
+      var interrupted = false
+      while seg.cells.get(i) eq me do
+        Fiber.park(this)
+        if Fiber.interrupted() then
+          if seg.cells.compareAndSet(i, me, Cancelled) then
+            add(DeadAt, 1L): Unit
+            if Cancellation.pending then
+              throw CancellationException("Semaphore.acquire: the scope was cancelled")
+            throw InterruptedException()
+          interrupted = true
+      if interrupted then Fiber.selfInterrupt()
+    else seg.cells.set(i, Taken) // a releaser left `Permit` here first
+
+  /**
+   * Queues listener `k` (the caller's decrement found no free permit); it is offered a guard when
+   * its turn comes, or right away if a releaser already left a permit in its cell.
+   */
+  def enqueue(k: Listener[Semaphore.Guard]): Unit =
+    val h = tailHint.get()
+    val e = add(EnqAt, 1L)
+    val seg = segmentFor(tailHint, h, e)
+    val i = index(e)
+    if !seg.cells.compareAndSet(i, null, k) then
+      seg.cells.set(i, Taken) // a releaser left `Permit` here first
+      semaphore.offerOrRelease(k)
+
+  /**
+   * Gives up a queued listener equal to `k` (derived sources re-create equal wrappers to drop
+   * them), if any: its cell is passed over by its releaser. Scans the cells from the head's
+   * segment to the tail: queues are short, and registering then needs no map (a map keyed by
+   * identity hashes also made Lincheck's replays differ). `k` must have been registered by a
+   * call that returned, as `Source.dropListener` requires.
+   */
+  def drop(k: Listener[Semaphore.Guard]): Unit =
+    var seg = headHint.get()
+    var idx = seg.id * SegmentSize
+    val end = get(EnqAt)
+    while idx < end do
+      val i = index(idx)
+      val c = seg.cells.get(i)
+      if (c ne null) && c.isInstanceOf[Listener[?]] && c == k then
+        if seg.cells.compareAndSet(i, c, Cancelled) then add(DeadAt, 1L): Unit
+        return
+      idx += 1
+      if index(idx) == 0 then seg = seg.find(idx / SegmentSize)
+
+  /**
+   * Serves the oldest claim with one permit (the caller's increment found `count < 0`): `true` if
+   * the permit was placed (handed to a waiter or left in its cell), `false` if the claim was given
+   * up or its listener declined, so the caller still owns the permit.
+   */
+  def handOver(): Boolean =
+    val h = headHint.get()
+    val d = add(DeqAt, 1L)
+    val seg = segmentFor(headHint, h, d)
+    val i = index(d)
+    while true do
+      seg.cells.get(i) match
+        case null => if seg.cells.compareAndSet(i, null, Permit) then return true
+        case Cancelled =>
+          add(DeadAt, -1L): Unit
+          return false
+        case k: Listener[?] =>
+          if seg.cells.compareAndSet(i, k, Taken) then
+            return semaphore.offerQueued(k.asInstanceOf[Listener[Semaphore.Guard]])
+        case fiber =>
+          if seg.cells.compareAndSet(i, fiber, Taken) then
+            fiber.asInstanceOf[Fiber].unparkOther()
+            return true
+    false
+
+  /** The claims queued and not given up, now (a snapshot). */
+  def waiting: Int =
+    val dead = get(DeadAt)
+    val deq = get(DeqAt)
+    math.max(0L, get(EnqAt) - deq - dead).toInt
+
+/** Cell states and segments of [[SemaphoreQueue]]. */
+private[weft] object SemaphoreQueue:
+
+  /** Cells per segment. */
+  inline val SegmentSize = 32
+
+  /** A cell state besides a waiter. */
+  final class Marker(name: String):
+    override def toString: String = name
+
+  /** A releaser came before the cell's acquirer and left it a permit. */
+  val Permit = Marker("PERMIT")
+
+  /** The permit of this cell went to its acquirer. */
+  val Taken = Marker("TAKEN")
+
+  /** The acquirer of this cell gave up; its releaser passes the permit on. */
+  val Cancelled = Marker("CANCELLED")
+
+  /** A run of cells; segments are linked forward only. */
+  final class Segment(val id: Long):
+    /** The cells: `null` (empty), a marker, a queued listener, or a parked fiber. */
+    val cells = AtomicReferenceArray[AnyRef](SegmentSize)
+
+    /** The next segment, created on demand by whoever needs it first. */
+    val next = AtomicReference[Segment | Null](null)
+
+    /** The segment with `targetId`, walking (and creating) forward from this one. */
+    def find(targetId: Long): Segment =
+      var s = this
+      while s.id < targetId do
+        val n = s.next.get()
+        if n != null then s = n.nn
+        else
+          val created = Segment(s.id + 1)
+          s = if s.next.compareAndSet(null, created) then created else s.next.get().nn
+      s
+
+  /** The segment of cell `idx`, found from hint `h`; moves `hint` forward to it. */
+  def segmentFor(hint: AtomicReference[Segment], h: Segment, idx: Long): Segment =
+    val seg = h.find(idx / SegmentSize)
+    if seg ne h then
+      var done = false
+      while !done do
+        val cur = hint.get()
+        done = cur.id >= seg.id || hint.compareAndSet(cur, seg)
+    seg
+
+  inline def index(i: Long): Int = (i % SegmentSize).toInt
+
+  /** Where enq, deq and the dead count sit in `counters` (8 longs = 64 bytes apart). */
+  inline val EnqAt = 8
+  inline val DeqAt = 16
+  inline val DeadAt = 24
+  inline val CountersLength = 32
+
+  /** Atomic access to `counters`. */
+  val COUNTER: VarHandle = MethodHandles.arrayElementVarHandle(classOf[Array[Long]])
