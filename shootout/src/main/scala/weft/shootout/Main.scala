@@ -94,7 +94,7 @@ object Main:
       progress.advance(job.predictedSeconds - advanced)
       outcome
     }
-    val rows = Rows.withRatios(results.flatMap(_._1))
+    val rows = ServerCpu.attach(Rows.withRatios(results.flatMap(_._1)), logs)
     val records = results.flatMap(_._2)
     val info = RunInfo(
       mode = options.mode,
