@@ -32,10 +32,11 @@ object MemcachedWorkloads:
       "gets; folsom batches). Every value read back is checked, and at teardown the server's " +
       "`stats` deltas (cmd_set, cmd_get, get_hits) must equal ops x requests per op, or the " +
       "benchmark FAILS. The server shares the 2 cores with the client; its CPU time per " +
-      "measured op is in the table \"the server's side\" at the end of the report."
+      "measured op is in the column \"server CPU per op\" (summary.json: " +
+      "serverCpuMicrosPerOp) and per fork in the table \"the server's side\" at the end of the report."
 
   private val contenders =
-    "weft (meta protocol), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
+    "weft (meta protocol), weftInScope (the same client, 100 ops per Async.blocking instead of one: what entering a scope per op costs; not a peer), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
       "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
       "off: the merge sends a key once for every get of it queued together, so the server does " +
       "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +

@@ -43,18 +43,18 @@ object McContender:
   def open(name: String, address: String): McContender =
     val (host, port) = (address.takeWhile(_ != ':'), address.dropWhile(_ != ':').drop(1).toInt)
     name match
-      case "weft"               => WeftContender(address, classic = false)
-      case "weftClassic"        => WeftContender(address, classic = true)
-      case "spyAscii"           => SpyContender(address, binary = false)
-      case "spyBinary"          => SpyContender(address, binary = true)
-      case "xmemAscii"          => XmemContender(host, port, binary = false, mergeGets = true)
-      case "xmemBinary"         => XmemContender(host, port, binary = true, mergeGets = true)
-      case "xmemAsciiUnmerged"  => XmemContender(host, port, binary = false, mergeGets = false)
-      case "xmemBinaryUnmerged" => XmemContender(host, port, binary = true, mergeGets = false)
-      case "folsomAscii"        => FolsomContender(host, port, binary = false, serialising = false)
-      case "folsomBinary"       => FolsomContender(host, port, binary = true, serialising = false)
-      case "folsomSerialAscii"  => FolsomContender(host, port, binary = false, serialising = true)
-      case other                => throw IllegalArgumentException(s"unknown contender $other")
+      case "weft" | "weftInScope" => WeftContender(address, classic = false)
+      case "weftClassic"          => WeftContender(address, classic = true)
+      case "spyAscii"             => SpyContender(address, binary = false)
+      case "spyBinary"            => SpyContender(address, binary = true)
+      case "xmemAscii"            => XmemContender(host, port, binary = false, mergeGets = true)
+      case "xmemBinary"           => XmemContender(host, port, binary = true, mergeGets = true)
+      case "xmemAsciiUnmerged"    => XmemContender(host, port, binary = false, mergeGets = false)
+      case "xmemBinaryUnmerged"   => XmemContender(host, port, binary = true, mergeGets = false)
+      case "folsomAscii"       => FolsomContender(host, port, binary = false, serialising = false)
+      case "folsomBinary"      => FolsomContender(host, port, binary = true, serialising = false)
+      case "folsomSerialAscii" => FolsomContender(host, port, binary = false, serialising = true)
+      case other               => throw IllegalArgumentException(s"unknown contender $other")
 
 /**
  * 50 distinct keys, drawn once before measuring, as a Scala and a Java collection (each

@@ -3,6 +3,7 @@ package weft.bench.memcached
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import org.openjdk.jmh.annotations.*
+import _root_.weft.Async
 
 /**
  * Workload `memcached-multiget-50` (the seed's "multiget"): `key0` to `key4999` are stored
@@ -40,6 +41,15 @@ class MemcachedMultiGet50Bench extends McBench:
     ops.increment()
 
   @Benchmark def weft(t: ThreadKeys): Unit = op(t)
+
+  @Benchmark @OperationsPerInvocation(McBench.InScopeOps)
+  def weftInScope(t: ThreadKeys): Unit = Async.blocking:
+    var i = 0
+    while i < McBench.InScopeOps do
+      weftClient.multiGetInScope(t.next())
+      ops.increment()
+      i += 1
+
   @Benchmark def weftClassic(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyAscii(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyBinary(t: ThreadKeys): Unit = op(t)
