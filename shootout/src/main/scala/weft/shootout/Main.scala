@@ -115,6 +115,7 @@ object Main:
       Charts.overview(Overview.lines(workloads, rows, options.mode != RunMode.Smoke)),
       File(out, "overview.png")
     )
+    OpenLoopCharts.write(logs, out)
     // External harnesses may leave Markdown detail beside their JSON (the memory workloads'
     // class histograms): it goes at the end of the report.
     val details = Option(File(out, "logs").listFiles).toSeq.flatten

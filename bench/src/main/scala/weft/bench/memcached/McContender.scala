@@ -16,6 +16,9 @@ trait McContender:
    */
   def setGet(keys: Array[String], values: Array[String]): Unit
 
+  /** One blocking get of `key`: its value, or null on a miss (the open-loop harness). */
+  def get(key: String): String
+
   /** One multiget of `keys`; checks that every key hit with its preloaded value. */
   def multiGet(keys: KeySet): Unit
 

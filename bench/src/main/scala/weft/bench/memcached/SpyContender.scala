@@ -36,6 +36,9 @@ final class SpyContender(address: String, binary: Boolean) extends McContender:
         throw IllegalStateException(s"set ${keys(i)} failed")
       check(keys(i), values(i), gets(i).get(TimeoutMillis, TimeUnit.MILLISECONDS))
 
+  def get(key: String): String =
+    client.asyncGet(key).get(TimeoutMillis, TimeUnit.MILLISECONDS).asInstanceOf[String]
+
   def multiGet(keys: KeySet): Unit =
     val hits = client.getBulk(keys.javaList)
     keys.keys.foreach(k => check(k, valueOf(k), hits.get(k)))

@@ -59,6 +59,8 @@ final class WeftContender(address: String, classic: Boolean) extends McContender
         check(keys(i), values(i), client.get(keys(i)).toOption.map(_.string).orNull)
     pairs.awaitAll
 
+  def get(key: String): String = Async.blocking(client.get(key).toOption.map(_.string).orNull)
+
   def multiGet(keys: KeySet): Unit = Async.blocking(multiGetInScope(keys))
 
   /** [[multiGet]] inside the caller's scope. */

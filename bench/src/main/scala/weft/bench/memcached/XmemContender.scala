@@ -38,6 +38,8 @@ final class XmemContender(host: String, port: Int, binary: Boolean, mergeGets: B
       set(keys(i), values(i))
       check(keys(i), values(i), client.get[String](keys(i)))
 
+  def get(key: String): String = client.get[String](key)
+
   def multiGet(keys: KeySet): Unit =
     val hits = client.get[String](keys.javaList)
     keys.keys.foreach(k => check(k, valueOf(k), hits.get(k)))
