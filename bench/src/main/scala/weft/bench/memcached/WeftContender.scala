@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
 import weft.{Async, Future, awaitAll}
-import weft.memcached.{MemcachedClient, MemcachedConfig, Protocol, StoreResult}
+import weft.memcached.{Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol, StoreResult}
 
 /**
- * weft's client, one connection (its design), TCP_NODELAY (weft's default), meta protocol
+ * weft's client, one connection per server (its design), Ketama with `host:port` node names, TCP_NODELAY (weft's default), meta protocol
  * (`weft`, the default) or classic text commands (`weftClassic`: a multiget is then one
  * `get k1 ... k50` line where meta sends a quiet `mg` per key, which the server's CPU per op
  * tells apart).
@@ -18,15 +18,16 @@ import weft.memcached.{MemcachedClient, MemcachedConfig, Protocol, StoreResult}
  * so they are pipelined on the connection as the peers' asynchronous calls are; each get waits
  * for its set's reply (the peers' gets do not), which costs weft, not its peers.
  */
-final class WeftContender(address: String, classic: Boolean) extends McContender:
+final class WeftContender(servers: Seq[String], classic: Boolean) extends McContender:
   import McContender.*
 
   private val ttl = TtlSeconds.seconds
   private val stop = CountDownLatch(1)
   private val opened = CompletableFuture[MemcachedClient]()
   private val config = MemcachedConfig(
-    Seq(address),
+    servers,
     protocol = if classic then Protocol.Classic else Protocol.Meta,
+    locator = Locator.Ketama(NodeNaming.HostPort),
     deadline = TimeoutMillis.millis,
     connectTimeout = 10.seconds,
     livenessTimeout = TimeoutMillis.millis
