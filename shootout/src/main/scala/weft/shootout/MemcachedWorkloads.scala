@@ -42,6 +42,13 @@ object MemcachedWorkloads:
       "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
       "folsomSerialAscii (folsom's serialising client)."
 
+  /** The benchmarks of `cls` in `weft.bench.memcached`, ops/s; `--full`: 5 + `measured` x 1 s. */
+  private def benchClass(cls: String, measured: Int): Runner.Jmh = Runner.Jmh(
+    Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
+    Mode.Throughput,
+    full = Params(5, "1s", measured, "1s", 1)
+  )
+
   /**
    * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
    * published figures (ascii and binary of each client; the seed's folsom serialised, so only
@@ -71,11 +78,7 @@ object MemcachedWorkloads:
       id = id,
       title = title,
       seed = s"seed 004, MemcachedClientsBenchmark $seedName",
-      runner = Runner.Jmh(
-        Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
-        Mode.Throughput,
-        full = Params(5, "1s", 20, "1s", 1)
-      ),
+      runner = benchClass(cls, measured = 20),
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(32),
@@ -192,11 +195,7 @@ object MemcachedWorkloads:
     id = s"memcached-value-$id",
     title = s"set then get one key per thread, $label values",
     seed = "issue 26 (beyond seed 004: value-size sweep)",
-    runner = Runner.Jmh(
-      Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
-      Mode.Throughput,
-      full = Params(5, "1s", 10, "1s", 1)
-    ),
+    runner = benchClass(cls, measured = 10),
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(8),
@@ -221,11 +220,7 @@ object MemcachedWorkloads:
     id = "memcached-cluster-3",
     title = "one multiget of 50 of 5000 keys spread over 3 servers with Ketama",
     seed = "issue 26 (beyond seed 004: a 3-server Ketama cluster)",
-    runner = Runner.Jmh(
-      Seq(jmh("^weft\\.bench\\.memcached\\.MemcachedCluster3Bench\\.")),
-      Mode.Throughput,
-      full = Params(5, "1s", 10, "1s", 1)
-    ),
+    runner = benchClass("MemcachedCluster3Bench", measured = 10),
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(32),

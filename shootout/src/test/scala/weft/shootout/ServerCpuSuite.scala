@@ -42,18 +42,7 @@ class ServerCpuSuite extends munit.FunSuite:
     val json = ujson.read(SummaryJson.render(rows)).arr
     assertEquals(json(0)(ServerCpu.Key).num, 2.5)
     assert(!json(1).obj.contains(ServerCpu.Key))
-    val info = RunInfo(
-      RunMode.Quick,
-      java.time.Instant.EPOCH,
-      1,
-      Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
-      0.5,
-      Nil,
-      None,
-      None,
-      Nil
-    )
-    val md = Report.render(info, Seq(w), rows, Nil)
+    val md = Report.render(Fixtures.quickRunInfo, Seq(w), rows, Nil)
     assert(md.contains(s"| ${ServerCpu.Label} |"), md)
     assert(
       md.linesIterator.exists(l => l.startsWith("| weft | 32 |") && l.endsWith(" 2.500 |")),
