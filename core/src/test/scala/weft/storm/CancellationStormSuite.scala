@@ -44,7 +44,9 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assert(most.get <= 2, s"${most.get} holders of 2 permits")
       assertEquals((s.available, s.waiting), (2, 0), s"permits lost ($r)")
 
-  test("semaphore, every way to wait: withPermit, acquire, tryAcquire, selects and timers".tag(Stress.tag)):
+  test("semaphore, every way to wait: withPermit, acquire, tryAcquire, selects and timers".tag(
+    Stress.tag
+  )):
     // Many fibers on few permits, so most calls queue; each call is given up at random (timeout,
     // cancel, none) while it waits, while it holds the permit, or as a release hands it over.
     withinDeadline(240, "storm-semaphore-ways"):

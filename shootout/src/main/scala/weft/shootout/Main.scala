@@ -94,7 +94,7 @@ object Main:
       progress.advance(job.predictedSeconds - advanced)
       outcome
     }
-    val rows = Rows.withRatios(results.flatMap(_._1))
+    val rows = ServerCpu.attach(Rows.withRatios(results.flatMap(_._1)), logs)
     val records = results.flatMap(_._2)
     val info = RunInfo(
       mode = options.mode,
@@ -115,6 +115,7 @@ object Main:
       Charts.overview(Overview.lines(workloads, rows, options.mode != RunMode.Smoke)),
       File(out, "overview.png")
     )
+    OpenLoopCharts.write(logs, out)
     // External harnesses may leave Markdown detail beside their JSON (the memory workloads'
     // class histograms): it goes at the end of the report.
     val details = Option(File(out, "logs").listFiles).toSeq.flatten

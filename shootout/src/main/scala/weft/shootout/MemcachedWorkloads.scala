@@ -32,14 +32,22 @@ object MemcachedWorkloads:
       "gets; folsom batches). Every value read back is checked, and at teardown the server's " +
       "`stats` deltas (cmd_set, cmd_get, get_hits) must equal ops x requests per op, or the " +
       "benchmark FAILS. The server shares the 2 cores with the client; its CPU time per " +
-      "measured op is in the table \"the server's side\" at the end of the report."
+      "measured op is in the column \"server CPU per op\" (summary.json: " +
+      "serverCpuMicrosPerOp) and per fork in the table \"the server's side\" at the end of the report."
 
   private val contenders =
-    "weft (meta protocol), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
+    "weft (meta protocol), weftInScope (the same client, 100 ops per Async.blocking instead of one: what entering a scope per op costs; not a peer), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
       "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
       "off: the merge sends a key once for every get of it queued together, so the server does " +
       "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
       "folsomSerialAscii (folsom's serialising client)."
+
+  /** The benchmarks of `cls` in `weft.bench.memcached`, ops/s; `--full`: 5 + `measured` x 1 s. */
+  private def benchClass(cls: String, measured: Int): Runner.Jmh = Runner.Jmh(
+    Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
+    Mode.Throughput,
+    full = Params(5, "1s", measured, "1s", 1)
+  )
 
   /**
    * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
@@ -70,11 +78,7 @@ object MemcachedWorkloads:
       id = id,
       title = title,
       seed = s"seed 004, MemcachedClientsBenchmark $seedName",
-      runner = Runner.Jmh(
-        Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
-        Mode.Throughput,
-        full = Params(5, "1s", 20, "1s", 1)
-      ),
+      runner = benchClass(cls, measured = 20),
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(32),
@@ -123,5 +127,114 @@ object MemcachedWorkloads:
       "before measuring, so the shuffle is not measured. "
   )
 
+  private val openLoopContenders = Seq(
+    "weft",
+    "spyAscii",
+    "spyBinary",
+    "xmemAsciiUnmerged",
+    "xmemBinaryUnmerged",
+    "folsomAscii",
+    "folsomBinary"
+  )
+
+  /**
+   * `memcached-openloop-<metric>`: one percentile of get latency at the highest offered load
+   * every contender sustained (`weft.bench.memcached.OpenLoop`, one harness run for the three).
+   */
+  private def openLoop(metric: String, percentile: String, targets: Seq[Target]) = Workload(
+    id = s"memcached-openloop-$metric",
+    title =
+      s"get latency, $percentile, open loop at the highest offered load every client sustains",
+    seed = "issue 26 (beyond seed 004: latency from the intended send time)",
+    runner = Runner.External(
+      Module.Bench,
+      "weft.bench.memcached.OpenLoop",
+      openLoopContenders,
+      Some(metric)
+    ),
+    unit = "µs",
+    higherIsBetter = false,
+    threads = Seq(1),
+    threadSetup =
+      "one fresh JVM (the benchmark JVM flags) and server per contender; one platform thread " +
+        "sends gets of random keys (key0..key999) at fixed intended times, each on its own " +
+        "virtual thread calling the client's blocking get (weft: Async.blocking per get); " +
+        "latency from the intended send time to the reply. Offered loads 500 to 80,000 gets/s, " +
+        "3 s each after a 3 s closed-loop warm-up (quick; 10 s in full; smoke: 200 gets/s for " +
+        "0.5 s).",
+    targets = targets,
+    requires = Seq(server),
+    notes = "Open loop: a request is due at start + i / rate whether or not earlier ones " +
+      "completed, so a client that falls behind shows in the latency (no coordinated " +
+      "omission). A load is sustained when 95% of its window's gets completed within the " +
+      "window and all within 1 s after it; each contender's full ladder (every load, p50, p99, " +
+      "p99.9, max, server CPU per get) and the latency-by-percentile chart are in the details " +
+      "at the end of the report. Every get is checked (a wrong value FAILS the contender), and " +
+      "the server's cmd_get and get_hits deltas must lie between the gets sent and the gets sent " +
+      "less those the client failed (a failed call makes its load not sustained: folsom refuses " +
+      "past 1000 outstanding requests, its default). xmemcached with get merging " +
+      "off (its merge sends a key once for several gets of it, which the check fails). " +
+      "Percentiles are upper bounds of 1.6%-wide histogram buckets; no interval (one run)."
+  )
+
+  /** The open-loop latency workloads: p50, p99 (with the target), p99.9. */
+  val openLoops: Seq[Workload] = Seq(
+    openLoop("p50", "median", Nil),
+    openLoop("p99", "p99", Seq(Target.AtMostOfBestPeer(0.8))),
+    openLoop("p999", "p99.9", Nil)
+  )
+
+  private val sweepContenders =
+    "weft, spyAscii/spyBinary, xmemAscii/xmemBinary (get merging on, its default: each thread " +
+      "reads its own key), folsomAscii/folsomBinary (string client). spymemcached and " +
+      "xmemcached gzip values above 16 KiB by default; here they store the UTF-8 bytes as they " +
+      "are, like weft and folsom, so every client moves and stores the same bytes. "
+
+  /** `memcached-value-<size>`: set then get one key per thread with values of `bytes`. */
+  private def valueSize(id: String, cls: String, label: String) = Workload(
+    id = s"memcached-value-$id",
+    title = s"set then get one key per thread, $label values",
+    seed = "issue 26 (beyond seed 004: value-size sweep)",
+    runner = benchClass(cls, measured = 10),
+    unit = "ops/s",
+    higherIsBetter = true,
+    threads = Seq(8),
+    threadSetup = "8 JMH platform threads share one client (one connection) per fork; each " +
+      "thread owns one key and one value of random letters; one op = set it, then get it " +
+      "and compare the whole value (weft: one Async.blocking per op; spymemcached and folsom " +
+      "send the set and the get at once; xmemcached blocks on each).",
+    requires = Seq(server),
+    notes = s"Contenders: $sweepContenders$fairness"
+  )
+
+  /** The value-size sweep: 10 B, 1 KiB, 100 KiB and 1000 KiB (under the 1 MiB item limit). */
+  val valueSizes: Seq[Workload] = Seq(
+    valueSize("10b", "MemcachedValue10B", "10-byte"),
+    valueSize("1kib", "MemcachedValue1KiB", "1 KiB"),
+    valueSize("100kib", "MemcachedValue100KiB", "100 KiB"),
+    valueSize("1000kib", "MemcachedValue1000KiB", "1000 KiB (1,024,000-byte)")
+  )
+
+  /** `memcached-cluster-3`: multigets over three servers placed with Ketama by every client. */
+  val cluster3: Workload = Workload(
+    id = "memcached-cluster-3",
+    title = "one multiget of 50 of 5000 keys spread over 3 servers with Ketama",
+    seed = "issue 26 (beyond seed 004: a 3-server Ketama cluster)",
+    runner = benchClass("MemcachedCluster3Bench", measured = 10),
+    unit = "ops/s",
+    higherIsBetter = true,
+    threads = Seq(32),
+    threadSetup = threadSetup,
+    requires = Seq(server),
+    notes = "Three fresh servers per fork (the flags below). weft, spymemcached (KETAMA_HASH " +
+      "consistent locator) and xmemcached (KetamaMemcachedSessionLocator, nginx-compatible " +
+      "names) all name the nodes `127.0.0.1:<port>`, so they place every key alike; folsom has " +
+      "no Ketama and is not here. Verified per fork: every value read back, the servers' summed " +
+      "stats deltas (cmd_get = get_hits = 50 x ops), and at teardown each of the 5000 keys is " +
+      "on exactly the server an independent Ketama (libketama's algorithm) names for it. " +
+      "Contenders: weft, spyAscii/spyBinary, xmemAscii/xmemBinary (get merging on, its " +
+      s"default). $fairness"
+  )
+
   /** The memcached workloads, in report order. */
-  val all: Seq[Workload] = Seq(setGet, multiGet50)
+  val all: Seq[Workload] = Seq(setGet, multiGet50) ++ openLoops ++ valueSizes :+ cluster3

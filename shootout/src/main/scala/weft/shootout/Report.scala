@@ -92,9 +92,12 @@ object Report:
 
   private def table(w: Workload, rows: Seq[Row]): Seq[String] =
     val published = w.published.flatMap(p => p.ours.map(o => (o, p.threads) -> p)).toMap
+    // Figures measured beside the scores (the memcached server's CPU per op): one column each.
+    val extras = rows.flatMap(_.extras.map(e => e.key -> e.label)).distinct
     Seq(
-      "| contender | threads | score | 95% interval | error (JMH 99.9%) | unit | ratio to weft | published, other hardware |",
-      "|---|---:|---:|---:|---:|---|---:|---:|"
+      "| contender | threads | score | 95% interval | error (JMH 99.9%) | unit | ratio to weft | published, other hardware |" +
+        extras.map((_, label) => s" $label |").mkString,
+      "|---|---:|---:|---:|---:|---|---:|---:|" + extras.map(_ => "---:|").mkString
     ) ++ ordered(rows).map { r =>
       val pub = published.get((r.contender, r.threads)).fold("")(p =>
         s"${Format.number(p.score)} ${p.unit}"
@@ -108,7 +111,10 @@ object Report:
       else "n/a")(Format.factor)
       val name = if w.shownOnly.contains(r.contender) then s"${r.contender} (shown, not compared)"
       else r.contender
-      s"| $name | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |"
+      val extra = extras.map((k, _) =>
+        r.extras.find(_.key == k).fold(" |")(e => s" ${Format.number(e.value)} |")
+      ).mkString
+      s"| $name | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |$extra"
     }
 
   private def section(mode: RunMode, w: Workload, rows: Seq[Row]): Seq[String] =

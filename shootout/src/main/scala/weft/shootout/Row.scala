@@ -16,6 +16,9 @@ import scala.collection.immutable.ListMap
  *   this score divided by weft's at the same thread count, when both exist
  * @param interval
  *   the 95% confidence interval of the score (see [[Interval]]); the verdicts compare these
+ * @param extras
+ *   figures measured beside the score (the memcached server's CPU per op, see [[ServerCpu]]):
+ *   a column each in the workload's table, a field each in `summary.json`
  */
 final case class Row(
     workload: String,
@@ -28,10 +31,21 @@ final case class Row(
     params: ListMap[String, ujson.Value],
     failure: Option[String] = None,
     ratioToWeft: Option[Double] = None,
-    interval: Option[Interval] = None
+    interval: Option[Interval] = None,
+    extras: Seq[Extra] = Nil
 ):
   /** True when there is no score. */
   def failed: Boolean = score.isEmpty
+
+/**
+ * A figure measured beside a row's score.
+ *
+ * @param key
+ *   its field name in `summary.json` (`serverCpuMicrosPerOp`)
+ * @param label
+ *   its column heading in `REPORT.md`
+ */
+final case class Extra(key: String, label: String, value: Double)
 
 /** Turning JMH results into rows. */
 object Rows:

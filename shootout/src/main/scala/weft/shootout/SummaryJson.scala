@@ -19,7 +19,9 @@ package weft.shootout
  * rows of a workload with targets: one object per target with `target`, `verdict` (`MET`,
  * `MISSED`, `INCONCLUSIVE`, `NOT CHECKED`), `detail`, and when checked `reference`, `speedup`,
  * `speedupLow`, `speedupHigh` (weft's work per unit of time over the reference's) and `limit`
- * (the speedup the target asks for).
+ * (the speedup the target asks for). A row with figures measured beside its score carries each
+ * as a number field ([[Extra]]): `"serverCpuMicrosPerOp"` on the memcached workloads, the
+ * server's CPU time per op in microseconds.
  */
 object SummaryJson:
 
@@ -66,6 +68,7 @@ object SummaryJson:
       "interval" -> interval(r.interval)
     )
     r.failure.foreach(f => o("failure") = f)
+    r.extras.foreach(e => o(e.key) = opt(Some(e.value)))
     o
 
   /** All rows as the text of `summary.json`; weft's rows carry the verdicts of `workloads`. */

@@ -49,6 +49,8 @@ object Targets:
     case Target.WithinFactorOf(ref, f) =>
       s"weft costs at most ${Format.factor(f)} what `$ref` costs per op"
     case Target.AtLeast(score) => s"weft reaches at least ${Format.number(score)} $unit"
+    case Target.AtMostOfBestPeer(f) =>
+      s"weft's latency is at most ${Format.factor(f)} the best peer's ($unit)"
     case Target.AheadOfPeers(f) =>
       if f == 1.0 then "weft is ahead of every peer"
       else s"weft does at least ${Format.factor(f)} the work of every peer"
@@ -135,6 +137,16 @@ object Targets:
           else
             s"weft ${Format.number(weft.score.get)} ${w.unit} (95%: ${Format.number(wi.low)} to ${Format.number(wi.high)})"
         Verdict(c.outcome, s"$text, goal ${Format.number(min)}", Some(c))
+      case Target.AtMostOfBestPeer(factor) =>
+        // The same check as AheadOfPeers at 1/factor, told as a ratio of latencies.
+        val v = judge(Target.AheadOfPeers(1 / factor), w, here, weft, row)
+        v.comparison.fold(v) { c =>
+          val s = c.speedup
+          val ratio = range(1 / s.point, 1 / s.high, 1 / s.low, s.pointOnly)
+          v.copy(detail =
+            s"weft's latency is $ratio the best peer `${c.reference}`'s (limit ${Format.factor(factor)})"
+          )
+        }
       case Target.AheadOfPeers(factor) =>
         val peers = here.filter(r =>
           isPeer(w, r.contender) && r.score.exists(_ > 0)

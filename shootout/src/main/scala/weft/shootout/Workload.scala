@@ -128,6 +128,12 @@ enum Target:
    */
   case AheadOfPeers(factor: Double)
 
+  /**
+   * weft's figure (a latency: lower is better) is at most `factor` times that of every peer
+   * (as [[AheadOfPeers]]), so at most `factor` times the best peer's.
+   */
+  case AtMostOfBestPeer(factor: Double)
+
 /**
  * One workload of the shootout.
  *

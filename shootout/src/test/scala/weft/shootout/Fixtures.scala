@@ -63,3 +63,16 @@ object Fixtures:
       Rows.jmhParams(threads, Module.Bench, s"x.$contender", Mode.AverageTime, Params.quick),
       interval = Some(Interval(low, high, Interval.Level))
     )
+
+  /** A quick run's header on an idle 2-core machine. */
+  def quickRunInfo: RunInfo = RunInfo(
+    RunMode.Quick,
+    java.time.Instant.EPOCH,
+    1,
+    Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
+    0.5,
+    Nil,
+    None,
+    None,
+    Nil
+  )

@@ -53,6 +53,34 @@ final class BenchServer private (val port: Int, proc: Process):
         val fields = text.substring(text.lastIndexOf(')') + 2).split(' ')
         (fields(11).toLong + fields(12).toLong) * (1_000_000_000L / BenchServer.ClockTicksPerSecond)
 
+  /**
+   * Which of `keys` this server holds, asked with classic `get` lines of 100 keys over a fresh
+   * connection (values without line breaks, as the benchmarks store them).
+   */
+  def holding(keys: Seq[String]): Set[String] =
+    val s = Socket()
+    try
+      s.connect(InetSocketAddress("127.0.0.1", port), 1000)
+      s.setSoTimeout(5000)
+      val out = s.getOutputStream
+      val in = BufferedReader(InputStreamReader(s.getInputStream, US_ASCII))
+      keys.grouped(100).flatMap { batch =>
+        out.write(s"get ${batch.mkString(" ")}\r\n".getBytes(US_ASCII))
+        out.flush()
+        val found = Set.newBuilder[String]
+        var line = in.readLine()
+        var n = 0
+        while line != null && line != "END" && n <= 2 * batch.size do
+          if line.startsWith("VALUE ") then
+            found += line.split(' ')(1)
+            in.readLine()
+          else throw IllegalStateException(s"unexpected reply to get: $line")
+          line = in.readLine()
+          n += 1
+        found.result()
+      }.toSet
+    finally s.close()
+
   /** Kills the server and waits (at most 10 s) for it to exit. */
   def stop(): Unit =
     proc.destroyForcibly()

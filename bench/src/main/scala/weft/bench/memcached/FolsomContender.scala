@@ -42,6 +42,8 @@ final class FolsomContender(host: String, port: Int, binary: Boolean, serialisin
       stored(keys(i), sets(i))
       check(keys(i), values(i), done(gets(i)))
 
+  def get(key: String): String = done(client.get(key))
+
   def multiGet(keys: KeySet): Unit =
     val values = done(client.get(keys.javaList))
     keys.keys.indices.foreach(i => check(keys.keys(i), valueOf(keys.keys(i)), values.get(i)))

@@ -64,6 +64,12 @@ abstract class McBench:
       measuredCpu += server.cpuNanos() - iterationCpu
       measuredOps += ops.sum() - iterationOps
 
+  /**
+   * The weft contender, for `weftInScope`: [[McBench.InScopeOps]] ops inside one
+   * `Async.blocking` per invocation (`@OperationsPerInvocation`), where `weft` enters one per op.
+   */
+  protected def weftClient: WeftContender = contender.asInstanceOf[WeftContender]
+
   @TearDown(Level.Trial)
   def checkAndStop(): Unit =
     try
@@ -73,13 +79,19 @@ abstract class McBench:
       def delta(name: String) = after.getOrElse(name, 0L) - before.getOrElse(name, 0L)
       val wrong = Seq("cmd_set" -> setsPerOp, "cmd_get" -> getsPerOp, "get_hits" -> getsPerOp)
         .filter((name, per) => delta(name) != n * per)
-      val cpu = Option.when(measuredOps > 0 && measuredCpu >= 0)(measuredCpu / 1e3 / measuredOps)
       val deltas = Seq("cmd_set", "cmd_get", "get_hits").map(s => s -> delta(s))
       val contenderName = benchmark.substring(benchmark.lastIndexOf('.') + 1)
-      ServerDetails.record(
-        workloadId,
-        ServerDetails.Entry(contenderName, threads, n, deltas, wrong.isEmpty, cpu)
+      val entry = ServerDetails.Entry(
+        contenderName,
+        threads,
+        n,
+        deltas,
+        wrong.isEmpty,
+        measuredOps,
+        if iterationCpu < 0 then -1L else measuredCpu
       )
+      val cpu = entry.cpuMicrosPerOp
+      ServerDetails.record(workloadId, entry)
       println(
         s"[memcached] $benchmark: $n ops verified; server stats deltas " +
           deltas.map((s, d) => s"$s=$d").mkString(", ") +
@@ -92,3 +104,8 @@ abstract class McBench:
             wrong.map((name, per) => s"$name ${delta(name)} (expected ${n * per})").mkString(", ")
         )
     finally server.stop()
+
+/** Settings of the memcached benchmarks. */
+object McBench:
+  /** Ops per invocation of `weftInScope` (one `Async.blocking` around them). */
+  final val InScopeOps = 100

@@ -16,6 +16,9 @@ trait McContender:
    */
   def setGet(keys: Array[String], values: Array[String]): Unit
 
+  /** One blocking get of `key`: its value, or null on a miss (the open-loop harness). */
+  def get(key: String): String
+
   /** One multiget of `keys`; checks that every key hit with its preloaded value. */
   def multiGet(keys: KeySet): Unit
 
@@ -34,27 +37,57 @@ object McContender:
   /** The preloaded value of `key` (the seed's `key + "value"`). */
   def valueOf(key: String): String = key + "value"
 
-  /** Throws unless `actual` is `expected`, naming the key. */
+  /**
+   * Stores `key0` .. `key<n-1>` with their values, each set awaited, from 16 virtual threads:
+   * sequential sets took seconds per fork on a loaded machine, which `--smoke` (CI) pays for
+   * every benchmark.
+   */
+  def preload(c: McContender, n: Int): Unit =
+    val loaders = 16
+    val failures = java.util.concurrent.ConcurrentLinkedQueue[Throwable]()
+    val threads = (0 until loaders).map: l =>
+      Thread.ofVirtual().start: () =>
+        try (l until n by loaders).foreach(i => c.set(s"key$i", valueOf(s"key$i")))
+        catch case t: Throwable => failures.add(t)
+    threads.foreach(_.join())
+    Option(failures.peek()).foreach(t => throw IllegalStateException("preload failed", t))
+
+  /** Throws [[WrongValue]] unless `actual` is `expected`, naming the key. */
   def check(key: String, expected: String, actual: Any): Unit =
     if actual != expected then
-      throw IllegalStateException(s"read back $actual for $key, expected $expected")
+      val shown = String.valueOf(actual).take(80)
+      throw WrongValue(s"read back $shown for $key, expected ${expected.take(80)}")
 
   /** The contender behind a benchmark method name, connected to `address`. */
-  def open(name: String, address: String): McContender =
-    val (host, port) = (address.takeWhile(_ != ':'), address.dropWhile(_ != ':').drop(1).toInt)
+  def open(name: String, address: String): McContender = open(name, Seq(address))
+
+  /**
+   * The contender behind a benchmark method name, connected to `addresses`. With more than one
+   * server, weft, spymemcached and xmemcached place keys with Ketama under the same node names
+   * (`127.0.0.1:<port>`): spymemcached's `KETAMA_HASH` consistent locator (its names for an IP
+   * literal), xmemcached's `KetamaMemcachedSessionLocator` in its nginx-compatible naming
+   * (`host:port`, as libmemcached), weft's `NodeNaming.HostPort`. folsom has no Ketama.
+   */
+  def open(name: String, addresses: Seq[String]): McContender =
+    val (host, port) =
+      (addresses.head.takeWhile(_ != ':'), addresses.head.dropWhile(_ != ':').drop(1).toInt)
+    def single = require(addresses.size == 1, s"$name takes one server")
     name match
-      case "weft"               => WeftContender(address, classic = false)
-      case "weftClassic"        => WeftContender(address, classic = true)
-      case "spyAscii"           => SpyContender(address, binary = false)
-      case "spyBinary"          => SpyContender(address, binary = true)
-      case "xmemAscii"          => XmemContender(host, port, binary = false, mergeGets = true)
-      case "xmemBinary"         => XmemContender(host, port, binary = true, mergeGets = true)
-      case "xmemAsciiUnmerged"  => XmemContender(host, port, binary = false, mergeGets = false)
-      case "xmemBinaryUnmerged" => XmemContender(host, port, binary = true, mergeGets = false)
-      case "folsomAscii"        => FolsomContender(host, port, binary = false, serialising = false)
-      case "folsomBinary"       => FolsomContender(host, port, binary = true, serialising = false)
-      case "folsomSerialAscii"  => FolsomContender(host, port, binary = false, serialising = true)
-      case other                => throw IllegalArgumentException(s"unknown contender $other")
+      case "weft" | "weftInScope" => WeftContender(addresses, classic = false)
+      case "weftClassic"          => WeftContender(addresses, classic = true)
+      case "spyAscii"             => SpyContender(addresses, binary = false)
+      case "spyBinary"            => SpyContender(addresses, binary = true)
+      case "xmemAscii"            => XmemContender(addresses, binary = false, mergeGets = true)
+      case "xmemBinary"           => XmemContender(addresses, binary = true, mergeGets = true)
+      case "xmemAsciiUnmerged"    => XmemContender(addresses, binary = false, mergeGets = false)
+      case "xmemBinaryUnmerged"   => XmemContender(addresses, binary = true, mergeGets = false)
+      case "folsomAscii" =>
+        single; FolsomContender(host, port, binary = false, serialising = false)
+      case "folsomBinary" =>
+        single; FolsomContender(host, port, binary = true, serialising = false)
+      case "folsomSerialAscii" =>
+        single; FolsomContender(host, port, binary = false, serialising = true)
+      case other => throw IllegalArgumentException(s"unknown contender $other")
 
 /**
  * 50 distinct keys, drawn once before measuring, as a Scala and a Java collection (each
@@ -64,3 +97,6 @@ final class KeySet(val keys: IndexedSeq[String]):
   /** The same keys for the Java clients. */
   val javaList: java.util.List[String] =
     java.util.List.copyOf(scala.jdk.CollectionConverters.SeqHasAsJava(keys).asJava)
+
+/** A value read back that is not the one stored (or a miss): the contender fails. */
+final class WrongValue(message: String) extends IllegalStateException(message)

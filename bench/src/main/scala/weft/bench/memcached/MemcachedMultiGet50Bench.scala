@@ -3,6 +3,7 @@ package weft.bench.memcached
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import org.openjdk.jmh.annotations.*
+import _root_.weft.Async
 
 /**
  * Workload `memcached-multiget-50` (the seed's "multiget"): `key0` to `key4999` are stored
@@ -21,25 +22,22 @@ class MemcachedMultiGet50Bench extends McBench:
   protected def workloadId: String = "memcached-multiget-50"
   protected def setsPerOp: Long = 0
   protected def getsPerOp: Long = KeysPerOp
-  // Loaders on 16 virtual threads, each set awaited: sequential sets took seconds per fork on
-  // a loaded machine, which `--smoke` (CI) pays ten times per workload.
-  protected def preload(c: McContender): Unit =
-    val failures = java.util.concurrent.ConcurrentLinkedQueue[Throwable]()
-    val loaders = (0 until Loaders).map: l =>
-      Thread.ofVirtual().start: () =>
-        try
-          (l until Stored by Loaders).foreach(i =>
-            c.set(s"key$i", McContender.valueOf(s"key$i"))
-          )
-        catch case t: Throwable => failures.add(t)
-    loaders.foreach(_.join())
-    Option(failures.peek()).foreach(t => throw IllegalStateException("preload failed", t))
+  protected def preload(c: McContender): Unit = McContender.preload(c, Stored)
 
   private def op(t: ThreadKeys): Unit =
     contender.multiGet(t.next())
     ops.increment()
 
   @Benchmark def weft(t: ThreadKeys): Unit = op(t)
+
+  @Benchmark @OperationsPerInvocation(McBench.InScopeOps)
+  def weftInScope(t: ThreadKeys): Unit = Async.blocking:
+    var i = 0
+    while i < McBench.InScopeOps do
+      weftClient.multiGetInScope(t.next())
+      ops.increment()
+      i += 1
+
   @Benchmark def weftClassic(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyAscii(t: ThreadKeys): Unit = op(t)
   @Benchmark def spyBinary(t: ThreadKeys): Unit = op(t)
@@ -55,9 +53,6 @@ class MemcachedMultiGet50Bench extends McBench:
 object MemcachedMultiGet50Bench:
   /** Keys stored before measuring. */
   val Stored: Int = 5000
-
-  /** Threads storing the keys before measuring. */
-  private val Loaders = 16
 
   /** Distinct keys per multiget. */
   val KeysPerOp: Int = 50

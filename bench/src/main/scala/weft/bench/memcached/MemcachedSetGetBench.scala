@@ -2,6 +2,7 @@ package weft.bench.memcached
 
 import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
+import _root_.weft.Async
 
 /**
  * Workload `memcached-setget` (the seed's "async" benchmark): one op = for each of `key0` to
@@ -30,6 +31,15 @@ class MemcachedSetGetBench extends McBench:
     ops.increment()
 
   @Benchmark def weft(): Unit = op()
+
+  @Benchmark @OperationsPerInvocation(McBench.InScopeOps)
+  def weftInScope(): Unit = Async.blocking:
+    var i = 0
+    while i < McBench.InScopeOps do
+      weftClient.setGetInScope(Keys, Values)
+      ops.increment()
+      i += 1
+
   @Benchmark def weftClassic(): Unit = op()
   @Benchmark def spyAscii(): Unit = op()
   @Benchmark def spyBinary(): Unit = op()

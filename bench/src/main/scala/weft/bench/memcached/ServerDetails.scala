@@ -6,9 +6,12 @@ import java.nio.file.{Files, Path, StandardOpenOption}
 /**
  * The server's side of each memcached benchmark, as a Markdown table the shootout appends to
  * its report: one row per fork (contender and thread count) with the ops verified, the
- * server's `stats` deltas, whether they matched, and the server's CPU time per measured op. The
- * shootout names the directory in `WEFT_SHOOTOUT_DETAILS`; without it (a bare JMH run) the
- * line in the fork's log is all there is. Forks run one after another, so appending is safe.
+ * server's `stats` deltas, whether they matched, and the server's CPU time per measured op.
+ * Each fork also appends one JSON line (`<workload>-server.jsonl`: contender, threads, measured
+ * ops and server CPU nanoseconds) from which the shootout puts the CPU per op beside each score
+ * (`ServerCpu` in the shootout). The shootout names the directory in `WEFT_SHOOTOUT_DETAILS`;
+ * without it (a bare JMH run) the line in the fork's log is all there is. Forks run one after
+ * another, so appending is safe.
  */
 object ServerDetails:
 
@@ -19,17 +22,37 @@ object ServerDetails:
       ops: Long,
       deltas: Seq[(String, Long)],
       matched: Boolean,
-      cpuMicrosPerOp: Option[Double]
+      measuredOps: Long,
+      measuredCpuNanos: Long
   ):
+    /** Server CPU per measured op in microseconds, when the ops and the CPU time are known. */
+    def cpuMicrosPerOp: Option[Double] =
+      Option.when(measuredOps > 0 && measuredCpuNanos >= 0)(measuredCpuNanos / 1e3 / measuredOps)
+
+    /** The JSON line the shootout reads. */
+    def json(workload: String): String =
+      s"""{"workload": "$workload", "contender": "$contender", "threads": $threads, """ +
+        s""""measuredOps": $measuredOps, "serverCpuNanos": $measuredCpuNanos}"""
+
     /** The Markdown row. */
     def row: String =
       val cpu = cpuMicrosPerOp.fold("n/a")(c => f"$c%.1f")
       val check = if matched then "match" else "**MISMATCH: FAILED**"
       s"| $contender | $threads | $ops | ${deltas.map(_._2).mkString(" | ")} | $check | $cpu |"
 
-  /** Appends `e` to the workload's table, writing its heading first if the file is new. */
+  /**
+   * Appends `e` to the workload's table, writing its heading first if the file is new, and its
+   * JSON line to `<workload>-server.jsonl`.
+   */
   def record(workload: String, e: Entry): Unit =
     sys.env.get("WEFT_SHOOTOUT_DETAILS").foreach { dir =>
+      Files.writeString(
+        Path.of(dir, s"$workload-server.jsonl"),
+        e.json(workload) + "\n",
+        UTF_8,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND
+      )
       val file = Path.of(dir, s"$workload-server.md")
       val header =
         if Files.exists(file) then ""

@@ -1,15 +1,19 @@
 package weft.bench.memcached
 
 import java.util.concurrent.TimeUnit
-import net.spy.memcached.{AddrUtil, ConnectionFactoryBuilder, MemcachedClient}
+import net.spy.memcached.{AddrUtil, ConnectionFactoryBuilder, DefaultHashAlgorithm, MemcachedClient}
+import net.spy.memcached.transcoders.SerializingTranscoder
 
 /**
  * spymemcached 2.12.3 as its users set it up: one client (one connection per server, its
  * design), text or binary protocol, Nagle off (TCP_NODELAY), operation timeout long enough never
- * to fire; its default optimisation (merging queued gets into one multi-get) kept. A `setGet`
+ * to fire; its default optimisation (merging queued gets into one multi-get) kept. Keys are
+ * placed with Ketama (`KETAMA_HASH`, the consistent locator; its default is array-mod, which
+ * one server does not see) and values stored uncompressed (its default gzips values above
+ * 16 KiB), so the value-size sweep stores the same bytes for every client. A `setGet`
  * op issues the eight calls asynchronously, then waits for all, as the seed did.
  */
-final class SpyContender(address: String, binary: Boolean) extends McContender:
+final class SpyContender(servers: Seq[String], binary: Boolean) extends McContender:
   import McContender.*
 
   private val client = MemcachedClient(
@@ -20,9 +24,18 @@ final class SpyContender(address: String, binary: Boolean) extends McContender:
       )
       .setUseNagleAlgorithm(false)
       .setOpTimeout(TimeoutMillis)
+      .setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
+      .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH)
+      // Values stored as their UTF-8 bytes, as every client stores them: no gzip above 16 KiB.
+      .setTranscoder(plainTranscoder)
       .build(),
-    AddrUtil.getAddresses(address)
+    AddrUtil.getAddresses(servers.mkString(" "))
   )
+
+  private def plainTranscoder =
+    val t = SerializingTranscoder()
+    t.setCompressionThreshold(Int.MaxValue)
+    t
 
   def set(key: String, value: String): Unit =
     if !client.set(key, TtlSeconds, value).get(TimeoutMillis, TimeUnit.MILLISECONDS) then
@@ -35,6 +48,9 @@ final class SpyContender(address: String, binary: Boolean) extends McContender:
       if !sets(i).get(TimeoutMillis, TimeUnit.MILLISECONDS) then
         throw IllegalStateException(s"set ${keys(i)} failed")
       check(keys(i), values(i), gets(i).get(TimeoutMillis, TimeUnit.MILLISECONDS))
+
+  def get(key: String): String =
+    client.asyncGet(key).get(TimeoutMillis, TimeUnit.MILLISECONDS).asInstanceOf[String]
 
   def multiGet(keys: KeySet): Unit =
     val hits = client.getBulk(keys.javaList)

@@ -4,27 +4,30 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
 import weft.{Async, Future, awaitAll}
-import weft.memcached.{MemcachedClient, MemcachedConfig, Protocol, StoreResult}
+import weft.memcached.{Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol, StoreResult}
 
 /**
- * weft's client, one connection (its design), TCP_NODELAY (weft's default), meta protocol
+ * weft's client, one connection per server (its design), Ketama with `host:port` node names, TCP_NODELAY (weft's default), meta protocol
  * (`weft`, the default) or classic text commands (`weftClassic`: a multiget is then one
  * `get k1 ... k50` line where meta sends a quiet `mg` per key, which the server's CPU per op
  * tells apart).
+ * `weftInScope` is the same client driven from inside one scope ([[setGetInScope]],
+ * [[multiGetInScope]]), so the row shows what entering `Async.blocking` per op costs.
  * The client's fibers live in a scope held open by an owner virtual thread until [[close]].
  * A `setGet` op enters `Async.blocking` and runs the four set-then-get pairs as four futures,
  * so they are pipelined on the connection as the peers' asynchronous calls are; each get waits
  * for its set's reply (the peers' gets do not), which costs weft, not its peers.
  */
-final class WeftContender(address: String, classic: Boolean) extends McContender:
+final class WeftContender(servers: Seq[String], classic: Boolean) extends McContender:
   import McContender.*
 
   private val ttl = TtlSeconds.seconds
   private val stop = CountDownLatch(1)
   private val opened = CompletableFuture[MemcachedClient]()
   private val config = MemcachedConfig(
-    Seq(address),
+    servers,
     protocol = if classic then Protocol.Classic else Protocol.Meta,
+    locator = Locator.Ketama(NodeNaming.HostPort),
     deadline = TimeoutMillis.millis,
     connectTimeout = 10.seconds,
     livenessTimeout = TimeoutMillis.millis
@@ -46,14 +49,23 @@ final class WeftContender(address: String, classic: Boolean) extends McContender
 
   def set(key: String, value: String): Unit = Async.blocking(store(key, value))
 
-  def setGet(keys: Array[String], values: Array[String]): Unit = Async.blocking:
+  def setGet(keys: Array[String], values: Array[String]): Unit =
+    Async.blocking(setGetInScope(keys, values))
+
+  /** [[setGet]] inside the caller's scope: what `weftInScope` repeats without entering one. */
+  def setGetInScope(keys: Array[String], values: Array[String])(using Async): Unit =
     val pairs = keys.indices.map: i =>
       Future:
         store(keys(i), values(i))
         check(keys(i), values(i), client.get(keys(i)).toOption.map(_.string).orNull)
     pairs.awaitAll
 
-  def multiGet(keys: KeySet): Unit = Async.blocking:
+  def get(key: String): String = Async.blocking(client.get(key).toOption.map(_.string).orNull)
+
+  def multiGet(keys: KeySet): Unit = Async.blocking(multiGetInScope(keys))
+
+  /** [[multiGet]] inside the caller's scope. */
+  def multiGetInScope(keys: KeySet)(using Async): Unit =
     val r = client.getMulti(keys.keys)
     if r.failures.nonEmpty then throw IllegalStateException(s"multiget failed: ${r.failures.head}")
     keys.keys.foreach(k => check(k, valueOf(k), r.hits.get(k).map(_.string).orNull))

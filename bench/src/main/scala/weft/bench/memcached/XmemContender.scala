@@ -1,13 +1,17 @@
 package weft.bench.memcached
 
 import com.google.code.yanf4j.core.impl.StandardSocketOption
-import net.rubyeye.xmemcached.XMemcachedClientBuilder
+import net.rubyeye.xmemcached.{HashAlgorithm, XMemcachedClientBuilder}
+import net.rubyeye.xmemcached.impl.KetamaMemcachedSessionLocator
+import net.rubyeye.xmemcached.transcoders.SerializingTranscoder
 import net.rubyeye.xmemcached.command.{BinaryCommandFactory, TextCommandFactory}
 import net.rubyeye.xmemcached.utils.AddrUtil
 
 /**
  * xmemcached 2.4.9 as its users set it up: one connection (pool size 1, its default), text or
- * binary commands, TCP_NODELAY, operation timeout long enough never to fire; its default
+ * binary commands, TCP_NODELAY, operation timeout long enough never to fire, Ketama with its
+ * nginx-compatible `host:port` node names (`KetamaMemcachedSessionLocator(KETAMA_HASH, true)`),
+ * values stored uncompressed (its default gzips above 16 KiB); its default
  * optimisation (merging up to 32 queued gets into one multi-get) kept. That merge sends a key
  * once for all the gets of it that are queued together, so with every thread on the same four
  * keys the server counts fewer gets than were called and the stats check fails such a row, so
@@ -15,12 +19,17 @@ import net.rubyeye.xmemcached.utils.AddrUtil
  * a `setGet` op is eight calls in sequence (the seed's wrapper did the same, but counted its
  * latch down before each call; here every call's result is checked).
  */
-final class XmemContender(host: String, port: Int, binary: Boolean, mergeGets: Boolean)
+final class XmemContender(servers: Seq[String], binary: Boolean, mergeGets: Boolean)
     extends McContender:
   import McContender.*
 
   private val client =
-    val b = XMemcachedClientBuilder(AddrUtil.getAddresses(s"$host:$port"))
+    val b = XMemcachedClientBuilder(AddrUtil.getAddresses(servers.mkString(" ")))
+    b.setSessionLocator(KetamaMemcachedSessionLocator(HashAlgorithm.KETAMA_HASH, true))
+    // Values stored as their UTF-8 bytes, as every client stores them: no gzip above 16 KiB.
+    val transcoder = SerializingTranscoder()
+    transcoder.setCompressionThreshold(Int.MaxValue)
+    b.setTranscoder(transcoder)
     b.setConnectionPoolSize(1)
     b.setCommandFactory(if binary then BinaryCommandFactory() else TextCommandFactory())
     b.setSocketOption(StandardSocketOption.TCP_NODELAY, java.lang.Boolean.TRUE)
@@ -37,6 +46,8 @@ final class XmemContender(host: String, port: Int, binary: Boolean, mergeGets: B
     keys.indices.foreach: i =>
       set(keys(i), values(i))
       check(keys(i), values(i), client.get[String](keys(i)))
+
+  def get(key: String): String = client.get[String](key)
 
   def multiGet(keys: KeySet): Unit =
     val hits = client.get[String](keys.javaList)
