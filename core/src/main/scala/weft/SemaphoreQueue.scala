@@ -152,8 +152,8 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
 /** Cell states and segments of [[SemaphoreQueue]]. */
 private[weft] object SemaphoreQueue:
 
-  /** Cells per segment. */
-  inline val SegmentSize = 32
+  /** Cells per segment (see `weft.CellSegment`). */
+  final val SegmentSize = weft.CellSegment.Size
 
   /** A cell state besides a waiter. */
   final class Marker(name: String):
@@ -168,24 +168,14 @@ private[weft] object SemaphoreQueue:
   /** The acquirer of this cell gave up; its releaser passes the permit on. */
   val Cancelled = Marker("CANCELLED")
 
-  /** A run of cells; segments are linked forward only. */
-  final class Segment(val id: Long):
-    /** The cells: `null` (empty), a marker, a queued listener, or a parked fiber. */
-    val cells = AtomicReferenceArray[AnyRef](SegmentSize)
+  /**
+   * A run of cells (see [[CellSegment]]); a cell here holds `null` (empty), a marker, a queued
+   * listener, or a parked fiber.
+   */
+  type Segment = CellSegment
 
-    /** The next segment, created on demand by whoever needs it first. */
-    val next = AtomicReference[Segment | Null](null)
-
-    /** The segment with `targetId`, walking (and creating) forward from this one. */
-    def find(targetId: Long): Segment =
-      var s = this
-      while s.id < targetId do
-        val n = s.next.get()
-        if n != null then s = n.nn
-        else
-          val created = Segment(s.id + 1)
-          s = if s.next.compareAndSet(null, created) then created else s.next.get().nn
-      s
+  /** A new segment with id `id`. */
+  inline def Segment(id: Long): Segment = CellSegment(id)
 
   /** The segment of cell `idx`, found from hint `h`; moves `hint` forward to it. */
   def segmentFor(hint: AtomicReference[Segment], h: Segment, idx: Long): Segment =

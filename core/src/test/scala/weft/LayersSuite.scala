@@ -14,6 +14,7 @@ class LayersSuite extends munit.FunSuite:
   val layers: Seq[(String, Set[String])] = Seq(
     "runtime" -> Set("runtime"),
     "listeners and sources" -> Set(
+      "CellSegment",
       "Listener",
       "ListenerLock",
       "NumberedLock",

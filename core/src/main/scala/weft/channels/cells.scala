@@ -13,8 +13,8 @@ private[channels] final class Marker(name: String):
 /** The cell states and building blocks of [[CellChannel]]. */
 private[channels] object Cells:
 
-  /** Cells per segment. */
-  final val SegmentSize = 32
+  /** Cells per segment (see `weft.CellSegment`). */
+  final val SegmentSize = weft.CellSegment.Size
 
   /** The buffer window reached this cell before its sender did: the sender may buffer. */
   val InBuffer = Marker("IN_BUFFER")
@@ -37,24 +37,14 @@ private[channels] object Cells:
   /** Decodes a stored value. */
   inline def decode[T](v: AnyRef): T = (if v eq NullValue then null else v).asInstanceOf[T]
 
-  /** A run of cells in the infinite array; segments are linked forward only. */
-  final class Segment(val id: Long):
-    /** The cells: `null` (empty), a marker, a waiter, or a value. */
-    val cells = AtomicReferenceArray[AnyRef](SegmentSize)
+  /**
+   * A run of cells in the infinite array (see `weft.CellSegment`); a channel's cell holds `null`
+   * (empty), a marker, a waiter, or a value.
+   */
+  type Segment = weft.CellSegment
 
-    /** The next segment, created on demand by whoever needs it first. */
-    val next = AtomicReference[Segment | Null](null)
-
-    /** The segment with `targetId`, walking (and creating) forward from this one. */
-    def find(targetId: Long): Segment =
-      var s = this
-      while s.id < targetId do
-        val n = s.next.get()
-        if n != null then s = n.nn
-        else
-          val created = Segment(s.id + 1)
-          s = if s.next.compareAndSet(null, created) then created else s.next.get().nn
-      s
+  /** A new segment with id `id`. */
+  inline def Segment(id: Long): Segment = weft.CellSegment(id)
 
   /** A blocking reader parked in a cell; `outcome` is set once: a value, `Closed` or `Broken`. */
   final class Reader(val fiber: Fiber):

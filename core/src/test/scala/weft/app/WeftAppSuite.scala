@@ -43,23 +43,21 @@ class WeftAppSuite extends munit.FunSuite:
   def lines(marker: Path): Seq[String] =
     if Files.exists(marker) then Files.readAllLines(marker).asScala.toSeq.sorted else Nil
 
-  test("SIGTERM cancels the scope: the body's and the child's finally blocks run; exit 143"):
+  /** Sends `name` to a waiting app: the scope's finally blocks run, the JVM exits with `code`. */
+  def signalCancelsTheScope(name: String, code: Int): Unit =
     val marker = Files.createTempFile("weft-app", ".txt")
     Files.delete(marker)
     val p = start("WaitingApp", marker.toString)
     awaitReady(p)
-    signal(p, "TERM")
-    assertEquals(exitCode(p), 143)
+    signal(p, name)
+    assertEquals(exitCode(p), code)
     assertEquals(lines(marker), Seq("body cleanup", "child cleanup"))
 
+  test("SIGTERM cancels the scope: the body's and the child's finally blocks run; exit 143"):
+    signalCancelsTheScope("TERM", 143)
+
   test("SIGINT (Ctrl-C) does the same; exit 130"):
-    val marker = Files.createTempFile("weft-app", ".txt")
-    Files.delete(marker)
-    val p = start("WaitingApp", marker.toString)
-    awaitReady(p)
-    signal(p, "INT")
-    assertEquals(exitCode(p), 130)
-    assertEquals(lines(marker), Seq("body cleanup", "child cleanup"))
+    signalCancelsTheScope("INT", 130)
 
   test("run's code is the exit code, after the futures it left running are cancelled"):
     assertEquals(exitCode(start("ExitCodeApp")), 3)

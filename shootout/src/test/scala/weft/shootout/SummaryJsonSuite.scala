@@ -49,17 +49,7 @@ class SummaryJsonSuite extends munit.FunSuite:
     assert(!md.contains("machine was busy"), md)
 
   test("the report warns when the load exceeded the cores"):
-    val info = RunInfo(
-      RunMode.Quick,
-      java.time.Instant.EPOCH,
-      1,
-      Machine("cpu", 2, 1L << 34, "os", "jdk", 0.5),
-      7.5,
-      Nil,
-      None,
-      None,
-      Nil
-    )
+    val info = Fixtures.quickRunInfo.copy(loadAtEnd = 7.5)
     assert(Report.busy(info).mkString.contains("load average up to 7.50 on 2 cores"))
 
   test("summary rows carry the interval, and weft's rows the verdicts"):

@@ -1,0 +1,35 @@
+package weft
+
+import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
+
+/**
+ * A run of [[CellSegment.Size]] cells of an unbounded array of cells, the storage of weft's
+ * cell-based lock-free structures: the channels (`weft.channels.CellChannel`, after Koval,
+ * Alistarh and Elizarov's channel design) and the semaphore's waiter queue (`SemaphoreQueue`).
+ * Cell `i` lives in segment `i / Size`; segments are linked forward only and created on demand
+ * by whichever thread first needs one (one CAS of `next` decides), so the array grows without a
+ * lock. What a cell holds is the owning structure's business.
+ */
+final private[weft] class CellSegment(val id: Long):
+
+  /** The cells; `null` is an empty cell. */
+  val cells = AtomicReferenceArray[AnyRef](CellSegment.Size)
+
+  /** The next segment, created on demand by whoever needs it first. */
+  val next = AtomicReference[CellSegment | Null](null)
+
+  /** The segment with `targetId`, walking (and creating) forward from this one. */
+  def find(targetId: Long): CellSegment =
+    var s = this
+    while s.id < targetId do
+      val n = s.next.get()
+      if n != null then s = n.nn
+      else
+        val created = CellSegment(s.id + 1)
+        s = if s.next.compareAndSet(null, created) then created else s.next.get().nn
+    s
+
+private[weft] object CellSegment:
+
+  /** Cells per segment. */
+  inline val Size = 32
