@@ -18,6 +18,13 @@ private[weft] object PlatformWait:
   /** The platform threads spinning now (see [[spinWhile]]). */
   private val platformSpinners = java.util.concurrent.atomic.AtomicInteger()
 
+  /**
+   * A platform thread entering a scope spins only while at most this many wait (as many as there
+   * are cores): beyond that, the callers outnumber the cores and a spinner only delays the
+   * bodies.
+   */
+  val SpinWhileWaiters: Int = Runtime.getRuntime.availableProcessors
+
   /** The platform threads waiting for a scope's body now, spinning or parked. */
   private val platformWaiters = java.util.concurrent.atomic.AtomicInteger()
 
@@ -32,14 +39,14 @@ private[weft] object PlatformWait:
    * entry. Before parking, it spins for up to [[PlatformSpinNanos]]: parking a platform thread and
    * waking it costs a system call on each side plus the OS scheduler's latency, an order of
    * magnitude more than the short body of a typical scope. It spins only while no more platform
-   * threads wait than may spin: with more callers than cores, a spinning caller takes a carrier
+   * threads wait than there are cores ([[SpinWhileWaiters]]): with more callers than cores, a spinning caller takes a carrier
    * from the bodies everyone waits for (`compose-3` at 10 and 20 threads and `memcached-setget`
    * re-check it).
    */
   def awaitScopeBody(f: RunnableFuture[?], root: CompletionGroup): Unit =
     platformWaiters.incrementAndGet()
     try
-      if platformWaiters.get() <= MaxPlatformSpinners then spinWhile(!f.isDone)
+      if platformWaiters.get() <= SpinWhileWaiters then spinWhile(!f.isDone)
       root.waitEmptyInterruptibly()
     finally platformWaiters.decrementAndGet()
 
