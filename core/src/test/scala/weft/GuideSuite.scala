@@ -1,0 +1,62 @@
+package weft
+
+import weft.testing.GuideExamples
+
+/**
+ * The user guide (the pages of `docs/guide`) shows only code that a test runs: see [[GuideExamples]].
+ * The tests below the first check that the checker finds each kind of disagreement.
+ */
+class GuideSuite extends munit.FunSuite:
+
+  test("every example of the guide is a region of a test that runs it, and every region is shown"):
+    val root = GuideExamples.root
+    val pages = GuideExamples.pages(root)
+    val sources = GuideExamples.sources(root)
+    assert(pages.size >= 10, s"guide pages found: ${pages.map(_._1)}")
+    assert(sources.size >= 3, s"example sources found: ${sources.map(_._1)}")
+    val problems = GuideExamples.problems(pages, sources)
+    assert(problems.isEmpty, problems.mkString("the guide disagrees with its tests:\n", "\n", ""))
+
+  private def page(code: String*): String =
+    ("# A page" +: "" +: "```scala" +: code :+ "```" :+ "text after").mkString("\n")
+
+  private def source(code: String*): String =
+    ("class S extends munit.FunSuite:" +: "  test(\"t\"):" +: code.map("    " + _)).mkString("\n")
+
+  private val agreeing = (
+    Seq("p.md" -> page("// example: a", "val x = 1", "  x + 1")),
+    Seq("S.scala" -> source("// example: a", "val x = 1", "  x + 1", "// end", "assert(true)"))
+  )
+
+  private def problemsOf(pages: Seq[(String, String)], sources: Seq[(String, String)]) =
+    GuideExamples.problems(pages, sources)
+
+  test("the checker accepts a block equal to its region (indentation aside)"):
+    assertEquals(problemsOf(agreeing._1, agreeing._2), Nil)
+
+  test("the checker reports a block that differs from its region"):
+    val p = Seq("p.md" -> page("// example: a", "val x = 2", "  x + 1"))
+    val found = problemsOf(p, agreeing._2)
+    assert(found.exists(_.contains("block 'a' differs")), found)
+    assert(found.exists(_.contains("val x = 2")), found)
+
+  test("the checker reports a block with no id, and a block whose region is missing"):
+    val p = Seq("p.md" -> page("val y = 1"), "q.md" -> page("// example: b", "val x = 1"))
+    val found = problemsOf(p ++ agreeing._1, agreeing._2)
+    assert(found.exists(_.contains("p.md:3: a ```scala block must start with")), found)
+    assert(found.exists(_.contains("q.md:3: no test source holds the region")), found)
+
+  test("the checker reports an id used twice, and a region no page shows"):
+    val s = agreeing._2 :+ ("T.scala" -> source("// example: a", "val x = 1", "  x + 1", "// end"))
+    val unused = "U.scala" -> source("// example: lonely", "()", "// end")
+    val found = problemsOf(agreeing._1 ++ agreeing._1, s :+ unused)
+    assert(found.exists(_.startsWith("block 'a' appears 2 times")), found)
+    assert(found.exists(_.startsWith("region 'a' appears 2 times")), found)
+    assert(found.exists(_.contains("region 'lonely' is shown by no guide page")), found)
+
+  test("the checker reports an unterminated region and an unterminated block"):
+    val s = Seq("S.scala" -> source("// example: a", "val x = 1", "  x + 1"))
+    val p = Seq("p.md" -> "```scala\n// example: a\nval x = 1\n  x + 1")
+    val found = problemsOf(p, s)
+    assert(found.exists(_.contains("region 'a' has no `// end` line")), found)
+    assert(found.exists(_.contains("unterminated ```scala block")), found)

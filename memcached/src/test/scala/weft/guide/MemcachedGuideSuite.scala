@@ -1,0 +1,49 @@
+package weft.guide
+
+import scala.concurrent.duration.*
+import weft.*
+import weft.memcached.*
+
+/** The examples of docs/guide/memcached.md, run against a real server. */
+class MemcachedGuideSuite extends munit.FunSuite:
+
+  override def beforeAll(): Unit = MemcachedServer.assumeAvailable()
+
+  test("memcached: put and fetch"):
+    // example: memcached-basic
+    def greet(address: String): Option[String] =
+      Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(address)).use: client =>
+          client.put("greeting", "hello", ttl = 1.hour) // UTF-8 with flags 0
+          client.fetch[String]("greeting") // Some(hello)
+    // end
+    MemcachedServer.withServer(): server =>
+      assertEquals(greet(server.address), Some("hello"))
+
+  // example: memcached-cache
+  def cached(client: MemcachedClient, key: String)(compute: => String)(using Async): String =
+    try
+      client.fetch[String](key, deadline = 100.millis) match
+        case Some(v) => v
+        case None =>
+          val v = compute
+          client.put(key, v, ttl = 10.minutes)
+          v
+    catch case e: MemcachedException if e.retriable => compute // down, slow, overloaded
+  // end
+
+  test("memcached: a cache in front of a computation, which survives a dead server"):
+    var computed = 0
+    def compute =
+      computed += 1; "value"
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(server.address)).use: client =>
+          assertEquals(cached(client, "k")(compute), "value")
+          assertEquals(cached(client, "k")(compute), "value")
+    assertEquals(computed, 1)
+    val nobody = s"127.0.0.1:${MemcachedServer.freePort()}"
+    Async.blocking:
+      MemcachedClient.resource(MemcachedConfig(nobody)).use: client =>
+        assertEquals(cached(client, "k")(compute), "value") // Unavailable: computed
+    assertEquals(computed, 2)
