@@ -12,7 +12,7 @@ class ChannelsGuideSuite extends munit.FunSuite:
     val total = Async.blocking:
       val jobs = BufferedChannel[Int](16)
       val results = UnboundedChannel[Int]()
-      Future: // the producer
+      val producer = Future:
         for i <- 1 to 100 do jobs.send(i)
         jobs.close() // readers drain what is buffered, then read the close
       val workers = (1 to 4).map: _ =>
@@ -22,7 +22,7 @@ class ChannelsGuideSuite extends munit.FunSuite:
             jobs.read() match
               case Success(n) => results.send(n * n)
               case Failure(_) => more = false // ChannelClosedException: no more jobs
-      Future: // closes results once every worker is done
+      val closer = Future: // closes results once every worker is done
         workers.foreach(_.await)
         results.close()
       var sum = 0 // the aggregator
@@ -87,7 +87,7 @@ class ChannelsGuideSuite extends munit.FunSuite:
       mux.addPublisher(news)
       mux.addSubscriber(alice)
       mux.addSubscriber(bob)
-      Future(mux.run()) // copies until mux.close() or the scope's end
+      val copying = Future(mux.run()) // until mux.close() or the scope's end
       news.send("weft 0.1 is out")
       val copies = (alice.read().get, bob.read().get) // each subscriber gets its own copy
       mux.close()

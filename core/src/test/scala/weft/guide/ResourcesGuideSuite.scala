@@ -18,11 +18,13 @@ class ResourcesGuideSuite extends munit.FunSuite:
         release = c => log += s"close $c"
       )
 
-    Async.blocking:
+    val result = Async.blocking:
       Resource.both(connection("db"), connection("cache")).use: (db, cache) =>
         log += s"use $db and $cache"
+        s"$db and $cache"
     // log: open db, open cache, use db and cache, close cache, close db
     // end
+    assertEquals(result, "db and cache")
     assertEquals(
       log.toList,
       List("open db", "open cache", "use db and cache", "close cache", "close db")

@@ -33,9 +33,9 @@ class ScopesGuideSuite extends munit.FunSuite:
         val ticker = Future:
           while true do sleep(10)
         ticker // the group ends here: ticker is cancelled and its thread has ended
-    ticker.poll() // Some(Failure(CancellationException))
+    val state = ticker.poll() // Some(Failure(CancellationException))
     // end
-    assert(ticker.poll().exists(_.failed.toOption.exists(_.isInstanceOf[
+    assert(state.exists(_.failed.toOption.exists(_.isInstanceOf[
       java.util.concurrent.CancellationException
     ])))
 

@@ -12,7 +12,7 @@ class HeartbeatSuite extends munit.FunSuite:
     var thread: Thread | Null = null
     Async.blocking:
       withTimeout(10.seconds): // a hang fails within seconds instead of never
-        Future:
+        val heartbeat = Future:
           thread = Thread.currentThread()
           var n = 0
           while true do

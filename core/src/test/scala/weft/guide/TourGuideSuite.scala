@@ -12,7 +12,7 @@ import weft.channels.*
     println(a.await + b.await) // 50, after 200 ms: direct style, no callbacks
 
     val jobs = BufferedChannel[Int](8)
-    Future: // a producer
+    val producer = Future:
       for i <- 1 to 5 do jobs.send(i)
       jobs.close()
     val squares = Iterator.continually(jobs.read()).takeWhile(_.isSuccess).map(_.get)

@@ -15,7 +15,7 @@ class IoGuideSuite extends munit.FunSuite:
 
     val replies = Async.blocking:
       PIOHelper.withTcpServer(0): server => // port 0: any free port
-        Future: // the server: a future per connection
+        val acceptLoop = Future: // the server: a future per connection
           while true do
             val conn = server.accept().await
             Future:
@@ -25,7 +25,7 @@ class IoGuideSuite extends munit.FunSuite:
         val clients = (1 to 100).map: i =>
           Future:
             PIOHelper.withTcpConnection("127.0.0.1", server.localPort): c =>
-              c.write(line(s"hello $i")).await
+              c.write(line(s"hello $i")).await: Unit // the future holds the bytes written
               c.readLine().await
         clients.awaitAll // Seq(hello 1, ..., hello 100)
     // the scope's end cancelled the accept loop and every connection's future
@@ -38,7 +38,7 @@ class IoGuideSuite extends munit.FunSuite:
       // example: io-files
       val text = Async.blocking:
         PIOHelper.withFile(path, StandardOpenOption.WRITE): f =>
-          f.writeString("first line\nsecond line\n").await
+          f.writeString("first line\nsecond line\n").await: Unit
         PIOHelper.withFile(path): f => // READ unless told otherwise
           f.readString(1024).await // "first line\nsecond line\n"
       // end

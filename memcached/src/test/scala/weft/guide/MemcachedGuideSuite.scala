@@ -14,7 +14,7 @@ class MemcachedGuideSuite extends munit.FunSuite:
     def greet(address: String): Option[String] =
       Async.blocking:
         MemcachedClient.resource(MemcachedConfig(address)).use: client =>
-          client.put("greeting", "hello", ttl = 1.hour) // UTF-8 with flags 0
+          client.put("greeting", "hello", ttl = 1.hour): Unit // Stored; UTF-8, flags 0
           client.fetch[String]("greeting") // Some(hello)
     // end
     MemcachedServer.withServer(): server =>
@@ -27,7 +27,7 @@ class MemcachedGuideSuite extends munit.FunSuite:
         case Some(v) => v
         case None =>
           val v = compute
-          client.put(key, v, ttl = 10.minutes)
+          client.put(key, v, ttl = 10.minutes): Unit
           v
     catch case e: MemcachedException if e.retriable => compute // down, slow, overloaded
   // end
