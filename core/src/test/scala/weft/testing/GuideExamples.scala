@@ -23,46 +23,54 @@ object GuideExamples:
 
   /** The ```scala blocks of the page `name` (an unterminated or unnamed block is a problem). */
   def blocks(name: String, text: String): (Seq[Snippet], Seq[String]) =
-    val lines = text.linesIterator.toVector
-    val found = Vector.newBuilder[Snippet]
+    val found = spans(text, l => Option.when(l.trim == "```scala")(""), _.trim == "```")
     val problems = Vector.newBuilder[String]
-    var i = 0
-    while i < lines.length do
-      if lines(i).trim == "```scala" then
-        val start = i + 1
-        var end = start
-        while end < lines.length && lines(end).trim != "```" do end += 1
-        if end == lines.length then problems += s"$name:${i + 1}: unterminated ```scala block"
-        val body = dedent(lines.slice(start, end))
-        body.headOption match
-          case Some(ExampleLine(id)) => found += Snippet(id, s"$name:${i + 1}", body.drop(1))
-          case _ =>
-            problems += s"$name:${i + 1}: a ```scala block must start with `// example: <id>`"
-        i = end + 1
-      else i += 1
-    (found.result(), problems.result())
+    val snippets = found.flatMap: (_, line, code, terminated) =>
+      if !terminated then problems += s"$name:$line: unterminated ```scala block"
+      code.headOption match
+        case Some(ExampleLine(id)) => Some(Snippet(id, s"$name:$line", code.drop(1)))
+        case _ =>
+          problems += s"$name:$line: a ```scala block must start with `// example: <id>`"
+          None
+    (snippets, problems.result())
 
   /** The example regions of the source `name` (an unterminated region is a problem). */
   def regions(name: String, text: String): (Seq[Snippet], Seq[String]) =
+    val found = spans(
+      text,
+      { case ExampleLine(id) => Some(id); case _ => None },
+      l => l.trim == "// end" || ExampleLine.matches(l)
+    )
+    val problems = found.collect:
+      case (id, line, _, false) =>
+        s"$name:$line: example region '$id' has no `// end` line before the next region or " +
+          "the end of the file"
+    (found.map((id, line, code, _) => Snippet(id, s"$name:$line", code)), problems)
+
+  /**
+   * The spans of `text` that start at a line `opens` names and end before the next line that
+   * `closes` (or at the end of the text): each as its name, the 1-based number of its opening
+   * line, its lines (see [[dedent]]), and whether the closing line is a proper end (a `// end`,
+   * a closing fence) rather than the next opening or the end of the text.
+   */
+  private def spans(
+      text: String,
+      opens: String => Option[String],
+      closes: String => Boolean
+  ): Seq[(String, Int, Seq[String], Boolean)] =
     val lines = text.linesIterator.toVector
-    val found = Vector.newBuilder[Snippet]
-    val problems = Vector.newBuilder[String]
+    val found = Vector.newBuilder[(String, Int, Seq[String], Boolean)]
     var i = 0
     while i < lines.length do
-      lines(i) match
-        case ExampleLine(id) =>
-          val start = i + 1
-          var end = start
-          while end < lines.length && lines(end).trim != "// end" &&
-            !ExampleLine.matches(lines(end))
-          do end += 1
-          if end == lines.length || lines(end).trim != "// end" then
-            problems += s"$name:${i + 1}: example region '$id' has no `// end` line before " +
-              "the next region or the end of the file"
-          found += Snippet(id, s"$name:${i + 1}", dedent(lines.slice(start, end)))
-          i = end
-        case _ => i += 1
-    (found.result(), problems.result())
+      opens(lines(i)) match
+        case Some(id) =>
+          var end = i + 1
+          while end < lines.length && !closes(lines(end)) do end += 1
+          val proper = end < lines.length && opens(lines(end)).isEmpty
+          found += ((id, i + 1, dedent(lines.slice(i + 1, end)), proper))
+          i = if proper then end + 1 else end
+        case None => i += 1
+    found.result()
 
   /** Every problem of these pages and sources, each `(name, text)`; empty when all agree. */
   def problems(pages: Seq[(String, String)], sources: Seq[(String, String)]): Seq[String] =
