@@ -1,8 +1,10 @@
 package weft.guide
 
+import java.net.ConnectException
 import java.nio.ByteBuffer
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, StandardOpenOption}
+import scala.concurrent.duration.*
 import weft.*
 import weft.io.*
 
@@ -44,3 +46,14 @@ class IoGuideSuite extends munit.FunSuite:
       // end
       assertEquals(text, "first line\nsecond line\n")
     finally Files.deleteIfExists(java.nio.file.Path.of(path)): Unit
+
+  test("io: a refused connection is a failed future naming the address"):
+    // example: io-refused
+    val outcome = Async.blocking:
+      val port = PIOHelper.withTcpServer(0)(_.localPort) // a port nobody listens on any more
+      TcpConnection.connect("127.0.0.1", port, connectTimeout = 1.second).result
+    // Failure(ConnectException: tcp 127.0.0.1:<port>: Connection refused)
+    // end
+    outcome.failed.toOption match
+      case Some(e: ConnectException) => assert(e.getMessage.contains("127.0.0.1"), e.getMessage)
+      case other                     => fail(s"expected a ConnectException, got $outcome")

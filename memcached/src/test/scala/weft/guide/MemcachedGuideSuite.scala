@@ -1,5 +1,6 @@
 package weft.guide
 
+import java.nio.charset.StandardCharsets.UTF_8
 import scala.concurrent.duration.*
 import weft.*
 import weft.memcached.*
@@ -47,3 +48,23 @@ class MemcachedGuideSuite extends munit.FunSuite:
       MemcachedClient.resource(MemcachedConfig(nobody)).use: client =>
         assertEquals(cached(client, "k")(compute), "value") // Unavailable: computed
     assertEquals(computed, 2)
+
+  // example: memcached-cas
+  def addToCart(client: MemcachedClient, cart: String, item: String)(using Async): Unit =
+    var done = false
+    while !done do // optimistic: retry when another writer changed the cart meanwhile
+      done = client.gets(cart) match
+        case hit: Hit =>
+          val items = s"${hit.string},$item".getBytes(UTF_8)
+          client.cas(cart, items, hit.cas) == StoreResult.Stored // Exists: changed, try again
+        case Miss =>
+          client.add(cart, item.getBytes(UTF_8)) == StoreResult.Stored // NotStored: lost a race
+  // end
+
+  test("memcached: concurrent read-modify-write with gets and cas loses no update"):
+    MemcachedServer.withServer(): server =>
+      val items = Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(server.address)).use: client =>
+          (1 to 20).map(i => Future(addToCart(client, "cart", s"item$i"))).awaitAll: Unit
+          client.fetch[String]("cart").get.split(',').toSet
+      assertEquals(items, (1 to 20).map(i => s"item$i").toSet)
