@@ -35,7 +35,7 @@ class RaceGuideSuite extends munit.FunSuite:
     // example: race-select
     val got = Async.blocking:
       val orders = BufferedChannel[String](10)
-      val customer = Future(orders.send("order-1"))
+      orders.send("order-1")
       val timer = Timer(1.second)
       try
         Async.select(

@@ -43,6 +43,6 @@ class ResourcesGuideSuite extends munit.FunSuite:
             sleep(10)
             running.decrementAndGet()
       calls.foreach(_.await)
-      mostAtOnce.get // 2: never more than two calls at a time
+      mostAtOnce.get // at most 2: never more than two calls at a time
     // end
-    assertEquals(mostAtOnce, 2)
+    assert(mostAtOnce >= 1 && mostAtOnce <= 2, mostAtOnce)

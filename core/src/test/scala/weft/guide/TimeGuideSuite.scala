@@ -12,7 +12,7 @@ class TimeGuideSuite extends munit.FunSuite:
     // example: time-timeouts
     val (quick, slow, failed) = Async.blocking:
       sleep(10.millis) // a plain number is milliseconds: sleep(10) is the same
-      val quick = withTimeout(1.second)(21 * 2) // 42
+      val quick = withTimeout(10.seconds)(21 * 2) // 42
       val slow = withTimeoutOption(50.millis):
         sleep(10.seconds)
         "late" // None: the body was cancelled, and has ended
