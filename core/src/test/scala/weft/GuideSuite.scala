@@ -1,5 +1,6 @@
 package weft
 
+import java.nio.file.Files
 import weft.testing.GuideExamples
 
 /**
@@ -16,6 +17,18 @@ class GuideSuite extends munit.FunSuite:
     assert(sources.size >= 3, s"example sources found: ${sources.map(_._1)}")
     val problems = GuideExamples.problems(pages, sources)
     assert(problems.isEmpty, problems.mkString("the guide disagrees with its tests:\n", "\n", ""))
+
+  test("the guide's index and the README link every guide page, and only pages that exist"):
+    val root = GuideExamples.root
+    val pages = GuideExamples.pages(root).map(_._1.stripPrefix("docs/guide/")).toSet - "README.md"
+    def links(file: String, prefix: String) =
+      """\]\(([^)#]+\.md)""".r.findAllMatchIn(Files.readString(root.resolve(file)))
+        .map(_.group(1)).filter(_.startsWith(prefix)).map(_.stripPrefix(prefix)).toSet
+    assertEquals(links("docs/guide/README.md", ""), pages, "docs/guide/README.md")
+    assertEquals(links("README.md", "docs/guide/") - "README.md", pages, "README.md")
+    for p <- pages do
+      val broken = links(s"docs/guide/$p", "").filterNot(l => l.contains('/') || pages(l))
+      assert(broken.isEmpty, s"docs/guide/$p links to missing pages: $broken")
 
   private def page(code: String*): String =
     ("# A page" +: "" +: "```scala" +: code :+ "```" :+ "text after").mkString("\n")
