@@ -1,18 +1,21 @@
 package weft
 
-import scala.util.Success
+import java.nio.file.Files
+import weft.testing.GuideExamples
 
-/** The README's example, as written there: it must keep working. */
+/**
+ * The README's tour is the guide's (which `weft.guide.TourGuideSuite` runs and `GuideSuite`
+ * checks), line for line.
+ */
 class ReadmeSuite extends munit.FunSuite:
 
-  test("README example: two futures summed in a scope"):
-    val total = Async.blocking:
-      val a = Future { Thread.sleep(100); 10 }
-      val b = Future { Thread.sleep(200); 40 }
-      a.await + b.await
-    assertEquals(total, 50)
-
-  test("README example: a race"):
-    val winner = Async.blocking:
-      Async.await(Async.race(Future { Thread.sleep(50); "slow" }, Future("fast")))
-    assertEquals(winner, Success("fast"))
+  test("README's tour is the tour of docs/guide/README.md"):
+    val root = GuideExamples.root
+    val guide =
+      GuideExamples.blocks("guide", Files.readString(root.resolve("docs/guide/README.md")))
+    val tour = guide._1.find(_.id == "tour").getOrElse(fail("docs/guide/README.md has no tour"))
+    val readme = Files.readString(root.resolve("README.md")).linesIterator.toVector
+    val start = readme.indexOf("```scala")
+    assert(start >= 0, "README.md has no ```scala block")
+    val block = readme.drop(start + 1).takeWhile(_ != "```")
+    assertEquals(block, tour.code.toVector, "README.md's first ```scala block is not the tour")

@@ -1,28 +1,19 @@
 package weft.app
 
-import java.io.{BufferedReader, InputStreamReader}
-import java.lang.management.ManagementFactory
 import java.nio.file.{Files, Path}
-import java.util.concurrent.TimeUnit
 import scala.jdk.CollectionConverters.*
+import weft.testing.ChildJvm
 
 /** `WeftApp` in real child JVMs: exit codes, and real SIGTERM / SIGINT cancelling the scope. */
 class WeftAppSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(180, "s")
 
   /** Starts `app` (an object of this package) in a child JVM with this JVM's class path. */
-  def start(app: String, args: String*): Process =
-    val java = Path.of(sys.props("java.home"), "bin", "java").toString
-    val flags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
-      .filter(_.startsWith("--sun-misc-unsafe-memory-access"))
-    val cmd =
-      Seq(java) ++ flags ++ Seq("-cp", sys.props("java.class.path"), s"weft.app.$app") ++ args
-    ProcessBuilder(cmd.asJava).redirectError(ProcessBuilder.Redirect.PIPE).start()
+  def start(app: String, args: String*): Process = ChildJvm.start(s"weft.app.$app", args*)
 
   /** Reads the child's standard output until it prints `ready` (its scope is running). */
   def awaitReady(p: Process): Unit =
-    val out = BufferedReader(InputStreamReader(p.getInputStream))
-    val line = out.readLine()
+    val line = ChildJvm.output(p).readLine()
     assertEquals(
       line,
       "ready",
@@ -30,15 +21,9 @@ class WeftAppSuite extends munit.FunSuite:
     )
 
   /** The exit code; fails instead of hanging if the child does not exit within a minute. */
-  def exitCode(p: Process): Int =
-    if !p.waitFor(60, TimeUnit.SECONDS) then
-      p.destroyForcibly()
-      fail("the app did not exit within 60 s")
-    p.exitValue
+  def exitCode(p: Process): Int = ChildJvm.exitCode(p)
 
-  def signal(p: Process, name: String): Unit =
-    val kill = ProcessBuilder("kill", s"-$name", p.pid.toString).start()
-    assert(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue == 0, s"kill -$name failed")
+  def signal(p: Process, name: String): Unit = ChildJvm.signal(p, name)
 
   def lines(marker: Path): Seq[String] =
     if Files.exists(marker) then Files.readAllLines(marker).asScala.toSeq.sorted else Nil
