@@ -115,12 +115,18 @@ class TcpSuite extends munit.FunSuite:
       assert(e.getMessage.contains(s"127.0.0.1:$port"), e.getMessage)
 
   test("a read timeout fails with SocketTimeoutException and keeps the connection usable"):
+    // The server writes only once the client's read has timed out (not after a fixed pause,
+    // which a loaded machine can outlast before the read even starts).
+    val timedOut = java.util.concurrent.CountDownLatch(1)
     Async.blocking:
       withServer(c =>
-        Thread.sleep(400); c.write(bytes("late\r\n")).await; c.read(ByteBuffer.allocate(1)).await
+        timedOut.await()
+        c.write(bytes("late\r\n")).await
+        c.read(ByteBuffer.allocate(1)).await
       ): port =>
         PIOHelper.withTcpConnection("127.0.0.1", port, readTimeout = 100.millis): c =>
           val e = c.readLine().result.failed.get
+          timedOut.countDown()
           assert(e.isInstanceOf[SocketTimeoutException], e)
           assert(e.getMessage.contains(s"127.0.0.1:$port"), e.getMessage)
           assert(c.isOpened)
