@@ -128,6 +128,17 @@ object Async:
     async.awaitSelect(sel)
     sel.fire[R]()
 
+  /**
+   * Not a select: a call with bare sources, `Async.select(f, timer)`, resolves here and fails to
+   * compile with the fix, instead of a type mismatch on `SelectCase`. To race bare sources, use
+   * [[race]].
+   */
+  inline def select(first: Source[?], more: Source[?]*): Nothing =
+    scala.compiletime.error(
+      "Async.select takes cases, not sources: pair each source with its handler, " +
+        "`source ~~> (value => ...)`; to take the first value of bare sources, use Async.race"
+    )
+
 extension [T](src: Source[Try[T]])
   /** Suspends until this source offers a result and returns its value, or throws its failure. */
   def await(using async: Async): T = async.await(src).get

@@ -136,7 +136,7 @@ final class Promise[T]:
 
   /**
    * Completes the future with `result`.
-   * @throws IllegalStateException
+   * @throws java.lang.IllegalStateException
    *   if the promise was already completed (not by cancellation)
    * @throws NullPointerException
    *   if `result` is `null` (a value may be `null`: `Success(null)`)

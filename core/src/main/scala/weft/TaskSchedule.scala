@@ -1,5 +1,7 @@
 package weft
 
+import scala.concurrent.duration.FiniteDuration
+
 /**
  * How a [[Task]] repeats. Every schedule runs the body at once, then again after pauses, and
  * counts runs exactly: `maxRepetitions = n > 0` means the body runs at most `n` times in total
@@ -20,7 +22,9 @@ package weft
  * task.
  *
  * All delays are in milliseconds and must be >= 0, and `maxRepetitions` >= 0; otherwise the
- * constructor throws an `IllegalArgumentException`.
+ * constructor throws an `IllegalArgumentException`. Each schedule also takes its delay as a
+ * `FiniteDuration` (`Every(100.millis)`), rounded up to whole milliseconds, so that a delay below
+ * a millisecond never becomes no delay at all.
  */
 sealed abstract class TaskSchedule(millis: Long, val maxRepetitions: Long)
     extends Product,
@@ -31,6 +35,12 @@ sealed abstract class TaskSchedule(millis: Long, val maxRepetitions: Long)
 /** The schedules. */
 object TaskSchedule:
 
+  /** `d` in whole milliseconds, rounded up (see [[TaskSchedule]]). */
+  private def ceilMillis(d: FiniteDuration): Long =
+    require(d.length >= 0, s"TaskSchedule: the delay must be >= 0, got $d")
+    val n = d.toNanos
+    n / 1_000_000 + (if n % 1_000_000 == 0 then 0 else 1)
+
   /**
    * Runs the body every `millis` milliseconds, at fixed rate: run `k` starts `k * millis` after
    * the first one. A run that overruns its period makes the next start at once, and the rate is
@@ -38,6 +48,15 @@ object TaskSchedule:
    */
   final case class Every(millis: Long, override val maxRepetitions: Long = 0)
       extends TaskSchedule(millis, maxRepetitions)
+
+  /** [[Every]] with its period as a duration. */
+  object Every:
+    /** Every `period`, without limit. */
+    def apply(period: FiniteDuration): Every = Every(ceilMillis(period), 0L)
+
+    /** Every `period`, at most `maxRepetitions` runs. */
+    def apply(period: FiniteDuration, maxRepetitions: Long): Every =
+      Every(ceilMillis(period), maxRepetitions)
 
   /**
    * Runs the body, pausing `millis * exponentialBase^(k-1)` milliseconds after the `k`-th run
@@ -54,6 +73,20 @@ object TaskSchedule:
       s"ExponentialBackoff: exponentialBase must be >= 1, got $exponentialBase"
     )
 
+  /** [[ExponentialBackoff]] with its first pause as a duration. */
+  object ExponentialBackoff:
+    /** Pauses of `first * exponentialBase^(k-1)`, at most `maxRepetitions` runs (0: no limit). */
+    def apply(
+        first: FiniteDuration,
+        exponentialBase: Int,
+        maxRepetitions: Long
+    ): ExponentialBackoff =
+      ExponentialBackoff(ceilMillis(first), exponentialBase, maxRepetitions)
+
+    /** Pauses of `first * 2^(k-1)`, without limit. */
+    def apply(first: FiniteDuration): ExponentialBackoff =
+      ExponentialBackoff(ceilMillis(first), 2, 0L)
+
   /**
    * Runs the body, pausing `millis * F(k)` milliseconds after the `k`-th run, where `F` is the
    * Fibonacci sequence 1, 1, 2, 3, 5, 8, ... Pauses saturate at the largest representable
@@ -62,10 +95,37 @@ object TaskSchedule:
   final case class FibonacciBackoff(millis: Long, override val maxRepetitions: Long = 0)
       extends TaskSchedule(millis, maxRepetitions)
 
+  /** [[FibonacciBackoff]] with its unit pause as a duration. */
+  object FibonacciBackoff:
+    /** Pauses of `pause * F(k)`, without limit. */
+    def apply(pause: FiniteDuration): FibonacciBackoff = FibonacciBackoff(ceilMillis(pause), 0L)
+
+    /** Pauses of `pause * F(k)`, at most `maxRepetitions` runs. */
+    def apply(pause: FiniteDuration, maxRepetitions: Long): FibonacciBackoff =
+      FibonacciBackoff(ceilMillis(pause), maxRepetitions)
+
   /** Runs the body until it fails, pausing `millis` milliseconds after each successful run. */
   final case class RepeatUntilFailure(millis: Long = 0, override val maxRepetitions: Long = 0)
       extends TaskSchedule(millis, maxRepetitions)
 
+  /** [[RepeatUntilFailure]] with its pause as a duration. */
+  object RepeatUntilFailure:
+    /** Pauses of `pause`, without limit. */
+    def apply(pause: FiniteDuration): RepeatUntilFailure = RepeatUntilFailure(ceilMillis(pause), 0L)
+
+    /** Pauses of `pause`, at most `maxRepetitions` runs. */
+    def apply(pause: FiniteDuration, maxRepetitions: Long): RepeatUntilFailure =
+      RepeatUntilFailure(ceilMillis(pause), maxRepetitions)
+
   /** Runs the body until it succeeds, pausing `millis` milliseconds after each failed run. */
   final case class RepeatUntilSuccess(millis: Long = 0, override val maxRepetitions: Long = 0)
       extends TaskSchedule(millis, maxRepetitions)
+
+  /** [[RepeatUntilSuccess]] with its pause as a duration. */
+  object RepeatUntilSuccess:
+    /** Pauses of `pause`, without limit. */
+    def apply(pause: FiniteDuration): RepeatUntilSuccess = RepeatUntilSuccess(ceilMillis(pause), 0L)
+
+    /** Pauses of `pause`, at most `maxRepetitions` runs. */
+    def apply(pause: FiniteDuration, maxRepetitions: Long): RepeatUntilSuccess =
+      RepeatUntilSuccess(ceilMillis(pause), maxRepetitions)

@@ -50,7 +50,7 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
 
   /**
    * Starts counting `duration` from now. A cancelled timer stays cancelled (this does nothing).
-   * @throws IllegalStateException
+   * @throws java.lang.IllegalStateException
    *   if the timer was already started
    */
   def start(): Unit =

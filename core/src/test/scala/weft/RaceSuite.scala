@@ -134,3 +134,9 @@ class RaceSuite extends munit.FunSuite:
     outer.retire() // `k` was completed elsewhere (through another source it waited on)
     a.success(1) // declined: the race can never complete `k` now
     assertEquals(core(b.future).listenerCount, 0, "the dead race stayed registered")
+
+  test("a select of bare sources does not compile, and the error names ~~>"):
+    val errors = compileErrors("Async.blocking(Async.select(Future(1), Future(2)))")
+    assert(errors.contains("~~>"), errors)
+    assert(errors.contains("Async.select takes cases"), errors)
+    assertEquals(compileErrors("Async.blocking(Async.select(Future(1) ~~> (_ => 0)))"), "")

@@ -29,17 +29,12 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==How it works==
- * A key with queued or running tasks has an ''entry'' in a [[KeyTable]] (a lock-free map): the
- * task that found the key idle. Tasks that come while it is in flight queue in a [[Lane]]
- * attached to it; a key whose tasks come one at a time never gets a lane (see "The key's entry"
- * in [[KeyedTask]]). The entry dies when the key runs dry and leaves the map soon after (a worker
- * hands it to the submitting side, which removes it: see [[DeadEntries]]), so idle keys cost
- * nothing. The fiber that installs an entry holds the key's ''baton'' (the right to run the
- * key's tasks, see [[Lane]]): `run` on an idle key runs the body at once on the caller's own
- * fiber (no hand-off at all) and passes the baton to the pool if tasks queued up meanwhile;
- * `submit` hands a new entry to the [[WorkerPool]], an elastic pool of virtual threads, whose
- * worker runs it and then the lane's tasks, if a lane came. A body that blocks therefore blocks
- * one virtual thread only.
+ * A key with queued or running tasks has an entry in a lock-free map; tasks that come while one
+ * is in flight queue behind it, and when the key runs dry its entry leaves the map, so idle keys
+ * cost nothing. `run` on an idle key runs the body at once on the caller's own fiber (no
+ * hand-off at all); `submit` hands the task to an elastic pool of virtual threads. A body that
+ * blocks therefore blocks one virtual thread only. (The algorithm, for maintainers: the files of
+ * `weft.keyed.internal` and ADR 0004.)
  *
  * ==Lifecycle==
  * Created inside a scope (`Async.blocking`, `Async.group`, a future's body), it belongs to it:

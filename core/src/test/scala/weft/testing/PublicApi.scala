@@ -60,9 +60,10 @@ object PublicApi:
 
       def plain(name: String): String = name.stripSuffix("$")
 
-      // default-argument getters and other compiler-made names carry a `$`
+      // default-argument getters and other compiler-made names carry a `$` (an object's class
+      // ends with one, which is not such a name)
       def listed(d: Symbol, in: Symbol): Boolean =
-        isPublic(d) && !d.name.contains("$") &&
+        isPublic(d) && !plain(d.name).contains("$") &&
           !(d.name == "<init>" && (in.flags.is(Flags.Trait) || in.flags.is(Flags.Module)))
 
       def members(owner: String, cls: Symbol): Unit =

@@ -187,3 +187,21 @@ class TaskSuite extends munit.FunSuite:
     intercept[IllegalArgumentException](RepeatUntilFailure(-1))
     val e = intercept[IllegalArgumentException](RepeatUntilSuccess(0, -1))
     assert(e.getMessage.contains("maxRepetitions"), e.getMessage)
+
+  test("every schedule takes its delay as a duration, rounded up to whole milliseconds"):
+    import scala.concurrent.duration.*
+    assertEquals(TaskSchedule.Every(100.millis), TaskSchedule.Every(100))
+    assertEquals(TaskSchedule.Every(2.seconds, 3), TaskSchedule.Every(2000, 3))
+    assertEquals(TaskSchedule.Every(500.micros), TaskSchedule.Every(1)) // never a busy loop
+    assertEquals(TaskSchedule.ExponentialBackoff(10.millis), TaskSchedule.ExponentialBackoff(10))
+    assertEquals(
+      TaskSchedule.ExponentialBackoff(10.millis, 3, 4),
+      TaskSchedule.ExponentialBackoff(10, 3, 4)
+    )
+    assertEquals(TaskSchedule.FibonacciBackoff(1.second, 5), TaskSchedule.FibonacciBackoff(1000, 5))
+    assertEquals(TaskSchedule.RepeatUntilFailure(1500.micros), TaskSchedule.RepeatUntilFailure(2))
+    assertEquals(
+      TaskSchedule.RepeatUntilSuccess(0.millis, 2),
+      TaskSchedule.RepeatUntilSuccess(0, 2)
+    )
+    intercept[IllegalArgumentException](TaskSchedule.Every(-1.millis))

@@ -94,7 +94,7 @@ final class File(val path: String) extends IOResource:
    *   this file
    * @throws java.nio.file.NoSuchFileException
    *   if the file does not exist and `CREATE` is not given
-   * @throws IllegalStateException
+   * @throws java.lang.IllegalStateException
    *   if the file is already open
    */
   def open(options: StandardOpenOption*): File =

@@ -59,25 +59,36 @@ private[io] object IOErrors:
         out.setStackTrace(e.getStackTrace)
       out
 
+  /**
+   * The message of these private subclasses, and a `toString` that names the public JDK class
+   * they stand for, so that no internal class name reaches a user's log (`IOErrorsSuite`).
+   */
+  private trait ShownAs extends Throwable:
+    def text: String
+    def shownAs: Class[?]
+    override def getMessage: String = text
+    override def toString: String = s"${shownAs.getName}: $text"
+
   /** A `ClosedChannelException` naming the closed resource. */
   def closed(context: String): ClosedChannelException = Closed(s"$context: closed")
 
-  /** `ClosedChannelException` with a message. */
-  final private class Closed(text: String) extends ClosedChannelException:
-    override def getMessage: String = text
+  /** `ClosedChannelException` with a message; shown as a `ClosedChannelException`. */
+  final private class Closed(val text: String) extends ClosedChannelException, ShownAs:
+    def shownAs: Class[?] = classOf[ClosedChannelException]
 
-  /** `AsynchronousCloseException` with a message. */
-  final private class AsyncClosed(text: String) extends AsynchronousCloseException:
-    override def getMessage: String = text
+  /** `AsynchronousCloseException` with a message; shown as a `AsynchronousCloseException`. */
+  final private class AsyncClosed(val text: String) extends AsynchronousCloseException, ShownAs:
+    def shownAs: Class[?] = classOf[AsynchronousCloseException]
 
-  /** `ClosedByInterruptException` with a message. */
-  final private class ClosedByInterrupt(text: String) extends ClosedByInterruptException:
-    override def getMessage: String = text
+  /** `ClosedByInterruptException` with a message; shown as a `ClosedByInterruptException`. */
+  final private class ClosedByInterrupt(val text: String) extends ClosedByInterruptException,
+        ShownAs:
+    def shownAs: Class[?] = classOf[ClosedByInterruptException]
 
-  /** `NonWritableChannelException` with a message. */
-  final private class NotWritable(text: String) extends NonWritableChannelException:
-    override def getMessage: String = text
+  /** `NonWritableChannelException` with a message; shown as a `NonWritableChannelException`. */
+  final private class NotWritable(val text: String) extends NonWritableChannelException, ShownAs:
+    def shownAs: Class[?] = classOf[NonWritableChannelException]
 
-  /** `NonReadableChannelException` with a message. */
-  final private class NotReadable(text: String) extends NonReadableChannelException:
-    override def getMessage: String = text
+  /** `NonReadableChannelException` with a message; shown as a `NonReadableChannelException`. */
+  final private class NotReadable(val text: String) extends NonReadableChannelException, ShownAs:
+    def shownAs: Class[?] = classOf[NonReadableChannelException]

@@ -92,7 +92,7 @@ private[io] object IOTask:
       t.run()
 
 /** What an [[IOTask]] works on: it can be described in messages and closed on cancellation. */
-private[io] trait IOResource:
+private[io] trait IOResource extends AutoCloseable:
   /** The path or address, for error messages. */
   private[io] def describe: String
 

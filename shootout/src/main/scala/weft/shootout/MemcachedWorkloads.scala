@@ -148,7 +148,7 @@ object MemcachedWorkloads:
     seed = "issue 26 (beyond seed 004: latency from the intended send time)",
     runner = Runner.External(
       Module.Bench,
-      "weft.bench.memcached.OpenLoop",
+      s"weft.bench.memcached.OpenLoop --contenders ${openLoopContenders.mkString(",")}",
       openLoopContenders,
       Some(metric)
     ),

@@ -20,20 +20,11 @@ import scala.jdk.CollectionConverters.*
  * and `memcached-openloop-server.jsonl` (the server's CPU per get at that load, see
  * [[ServerDetails]]).
  *
- * Usage: `OpenLoop --out <file.json> --mode <quick|full|smoke>`.
+ * Usage: `OpenLoop --contenders weft,spyAscii,... --out <file.json> --mode <quick|full|smoke>`
+ * (the shootout's workload declares the contenders: every client, ascii and binary, xmemcached
+ * with get merging off).
  */
 object OpenLoop:
-
-  /** The contenders: every client, ascii and binary; xmemcached with get merging off. */
-  val Contenders: Seq[String] = Seq(
-    "weft",
-    "spyAscii",
-    "spyBinary",
-    "xmemAsciiUnmerged",
-    "xmemBinaryUnmerged",
-    "folsomAscii",
-    "folsomBinary"
-  )
 
   /** One contender at one load. */
   final case class Point(
@@ -61,11 +52,14 @@ object OpenLoop:
     val out =
       File(opts.getOrElse("--out", throw IllegalArgumentException("--out <file> is required")))
     val mode = opts.getOrElse("--mode", "quick")
+    val contenders = opts
+      .getOrElse("--contenders", throw IllegalArgumentException("--contenders a,b,... is required"))
+      .split(',').toSeq.filter(_.nonEmpty)
     val (rates, window, warm) = ladder(mode)
-    val runs = Contenders.map(c => c -> runOne(c, rates, window, warm))
+    val runs = contenders.map(c => c -> runOne(c, rates, window, warm))
     val points = runs.flatMap(_._2._1)
     val failed = runs.collect { case (c, (_, Some(why), _)) => c -> why }.toMap
-    val alive = Contenders.filterNot(failed.contains)
+    val alive = contenders.filterNot(failed.contains)
     // A smoke run proves the harness works and measures nothing: its one load counts even
     // when a cold JVM did not sustain it.
     val top = rates.filter(r =>
@@ -75,7 +69,7 @@ object OpenLoop:
     ).maxOption
     val at =
       top.toSeq.flatMap(r => points.filter(p => p.rate == r && !failed.contains(p.contender)))
-    val json = Contenders.flatMap { c =>
+    val json = contenders.flatMap { c =>
       val p = at.find(_.contender == c)
       Seq("p50" -> p.map(_.p50), "p99" -> p.map(_.p99), "p999" -> p.map(_.p999)).map((m, v) =>
         s"""{"contender": "$c", "metric": "$m", "score": ${v.fold("null")(
