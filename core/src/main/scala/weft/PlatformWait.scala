@@ -44,9 +44,9 @@ private[weft] object PlatformWait:
    * re-check it).
    */
   def awaitScopeBody(f: RunnableFuture[?], root: CompletionGroup): Unit =
-    platformWaiters.incrementAndGet()
+    val waiting = platformWaiters.incrementAndGet()
     try
-      if platformWaiters.get() <= SpinWhileWaiters then spinWhile(!f.isDone)
+      if waiting <= SpinWhileWaiters then spinWhile(!f.isDone)
       root.waitEmptyInterruptibly()
     finally platformWaiters.decrementAndGet()
 
@@ -56,12 +56,7 @@ private[weft] object PlatformWait:
    * park the platform thread again. Not capped like [[spinWhile]]: the fiber is already running
    * its last instructions, so the wait is short for every caller (`compose-3` re-checks it).
    */
-  def spinUntilExited(f: RunnableFuture[?]): Unit =
-    val start = System.nanoTime()
-    var spins = 1
-    while f.fiberRunning && ((spins & 31) != 0 || System.nanoTime() - start < PlatformSpinNanos) do
-      Fiber.onSpinWait()
-      spins += 1
+  def spinUntilExited(f: RunnableFuture[?]): Unit = spinFor(f.fiberRunning)
 
   /**
    * Spins while `cond` holds, for up to [[PlatformSpinNanos]] (the clock read every 32 turns),
@@ -73,10 +68,13 @@ private[weft] object PlatformWait:
   private inline def spinWhile(inline cond: Boolean): Unit =
     if cond then
       try
-        if platformSpinners.incrementAndGet() <= MaxPlatformSpinners then
-          val start = System.nanoTime()
-          var spins = 1
-          while cond && ((spins & 31) != 0 || System.nanoTime() - start < PlatformSpinNanos) do
-            Fiber.onSpinWait()
-            spins += 1
+        if platformSpinners.incrementAndGet() <= MaxPlatformSpinners then spinFor(cond)
       finally platformSpinners.decrementAndGet()
+
+  /** Spins while `cond` holds, for up to [[PlatformSpinNanos]] (the clock read every 32 turns). */
+  private inline def spinFor(inline cond: Boolean): Unit =
+    val start = System.nanoTime()
+    var spins = 1
+    while cond && ((spins & 31) != 0 || System.nanoTime() - start < PlatformSpinNanos) do
+      Fiber.onSpinWait()
+      spins += 1
