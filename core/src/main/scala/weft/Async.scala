@@ -18,14 +18,16 @@ import weft.runtime.{AsyncSupport, Fiber}
     "`Async.blocking { ... }`, call it from inside a `Future { ... }`, or add `(using Async)` " +
     "to the enclosing method."
 )
-sealed trait Async:
+trait Async:
 
   /**
    * Suspends until `src` offers a value, and returns it.
    * @throws java.util.concurrent.CancellationException
    *   if this context's scope is (or gets) cancelled while waiting
    */
-  def await[T](src: Source[T]): T
+  final def await[T](src: Source[T]): T =
+    val ready = src.readyValue
+    if ready != null then ready.asInstanceOf[T] else suspend(src)
 
   /** The group that futures started under this context join. */
   def group: CompletionGroup
@@ -39,11 +41,54 @@ sealed trait Async:
   /** Whether the scope (or the future) this context belongs to has been cancelled. */
   private[weft] def cancellationPending: Boolean
 
-  /** Waits until a case of `sel` fires (see [[Selector]]). */
-  private[weft] def awaitSelect(sel: Selector): Unit
-
   /** The runner whose body runs on the calling fiber (see `uninterruptible`), or `null`. */
   private[weft] def runnerOnCurrentFiber: Runner | Null
+
+  // The contexts are weft's own: a scope's (`JvmAsync`) and a runnable future's body, which is
+  // its own context so that a spawn allocates no separate one. The members above are
+  // `private[weft]`, so no other implementation can be written.
+
+  /**
+   * The slow path of [[await]]: register a waiter and park until completed. Kept small: its
+   * frame is what a pending future keeps on its virtual thread's stack.
+   */
+  private def suspend[T](src: Source[T]): T =
+    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+    val w = JvmAsync.Waiter[T](Fiber.current)
+    // A ready value is taken by polling, without registering (a race then never builds its
+    // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
+    if src.poll(w) && w.isDone then return w.value
+    src.onComplete(w)
+    while !w.isDone do
+      Fiber.park(w)
+      if Fiber.interrupted() then interrupted(src, w)
+    w.value
+
+  /**
+   * Waits until a case of `sel` fires (see [[Selector]]): polls, registers, parks. An interrupt
+   * abandons the select unless a case fired first, as in [[suspend]].
+   */
+  private[weft] final def awaitSelect(sel: Selector): Unit =
+    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+    if !sel.pollAll() then
+      sel.registerAll()
+      sel.spinBeforePark()
+      while !sel.isDone do
+        Fiber.park(sel)
+        if Fiber.interrupted() then
+          if sel.abandon() then
+            if cancellationPending then
+              throw CancellationException("the awaiting scope was cancelled")
+            throw InterruptedException()
+          Fiber.selfInterrupt()
+
+  /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
+  private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+    src.dropListener(w)
+    if !w.giveUp() then
+      if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
+      throw InterruptedException()
+    Fiber.selfInterrupt()
 
 /** Entry points and combinators of direct-style concurrency. */
 object Async:
@@ -159,8 +204,8 @@ def uninterruptible[T](body: => T)(using async: Async): T =
   if r != null then r.uninterruptibly(body) else body
 
 /**
- * The JVM `Async`: awaiting parks the virtual thread until the source completes a [[Waiter]].
- * It lives in this file because `Async` is sealed: it is the only implementation.
+ * The `Async` of a scope (`Async.blocking`, `Async.group`) and of a future's body moved to
+ * another group (`withGroup`); a runnable future's body runs with the future itself as context.
  * @param runner
  *   the future whose body this context belongs to, or `null` at a root scope
  */
@@ -190,52 +235,6 @@ private[weft] final class JvmAsync(
     val r = runner
     if r == null then group.isCancelled
     else r.cancellationPending || (group.isCancelled && !r.inUninterruptible)
-
-  def await[T](src: Source[T]): T =
-    val ready = src.readyValue
-    if ready != null then ready.asInstanceOf[T] else suspend(src)
-
-  /**
-   * The slow path of [[await]]: register a [[JvmAsync.Waiter]] and park until completed. Kept
-   * small: its frame is what a pending future keeps on its virtual thread's stack.
-   */
-  private def suspend[T](src: Source[T]): T =
-    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-    val w = JvmAsync.Waiter[T](Fiber.current)
-    // A ready value is taken by polling, without registering (a race then never builds its
-    // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
-    if src.poll(w) && w.isDone then return w.value
-    src.onComplete(w)
-    while !w.isDone do
-      Fiber.park(w)
-      if Fiber.interrupted() then interrupted(src, w)
-    w.value
-
-  /**
-   * Waits until a case of `sel` fires (see [[Selector]]): polls, registers, parks. An interrupt
-   * abandons the select unless a case fired first, as in [[suspend]].
-   */
-  private[weft] def awaitSelect(sel: Selector): Unit =
-    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-    if !sel.pollAll() then
-      sel.registerAll()
-      sel.spinBeforePark()
-      while !sel.isDone do
-        Fiber.park(sel)
-        if Fiber.interrupted() then
-          if sel.abandon() then
-            if cancellationPending then
-              throw CancellationException("the awaiting scope was cancelled")
-            throw InterruptedException()
-          Fiber.selfInterrupt()
-
-  /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
-  private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
-    src.dropListener(w)
-    if !w.giveUp() then
-      if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-      throw InterruptedException()
-    Fiber.selfInterrupt()
 
 private[weft] object JvmAsync:
 

@@ -1,6 +1,6 @@
 package weft
 
-import java.util.concurrent.locks.ReentrantLock
+import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.compiletime.uninitialized
 import weft.runtime.Fiber
 
@@ -19,26 +19,31 @@ trait Cancellable:
    */
   private[weft] def leavesByItself: Boolean = false
 
-  @volatile private var owner: CompletionGroup | Null = uninitialized
+  // This member's entry in its group (see [[GroupEntry]]), `null` when in none.
+  @volatile private var membership: GroupEntry | Null = uninitialized
 
   /**
-   * Makes this a member of `group` (leaving any previous group): cancelled when it is.
-   *
-   * @throws java.util.concurrent.CancellationException
-   *   if `group` is already cancelled (this is then cancelled too)
+   * The entry for a membership in `group`: a runnable future is its own, the first time.
+   * Called by the group while adding.
+   */
+  private[weft] def entryFor(group: CompletionGroup): GroupEntry =
+    GroupEntry.Boxed(this, group)
+
+  /**
+   * Makes this a member of `group` (leaving any previous group): cancelled when it is. If
+   * `group` is already cancelled, this is cancelled at once.
    */
   def link(group: CompletionGroup): this.type =
     unlink()
-    owner = group
-    group.add(this)
+    membership = group.add(this)
     this
 
   /** Leaves the current group, if any. */
   def unlink(): this.type =
-    val g = owner
-    if g != null then
-      owner = null
-      g.remove(this, null)
+    val e = membership
+    if e != null then
+      membership = null
+      if e.tryLeave(null) then e.entryGroup.memberLeft()
     this
 
   /**
@@ -46,81 +51,144 @@ trait Cancellable:
    * `waitCompletion` then joins `fiber`, so that it has terminated when the scope ends.
    */
   private[weft] def unlinkExiting(fiber: Fiber): Unit =
-    val g = owner
-    if g != null then
-      owner = null
-      g.remove(this, fiber)
+    val e = membership
+    if e != null then
+      membership = null
+      if e.tryLeave(fiber) then e.entryGroup.memberLeft()
 
 /**
  * A set of [[Cancellable]] members cancelled together: the scope of structured concurrency.
  *
  * Every future started under an `Async` becomes a member of that `Async`'s group and leaves it
  * when its thread has finished. `Async.blocking` and `Async.group` end by cancelling their
- * group and waiting ([[waitCompletion]]) until it is empty, so nothing outlives them. Members
- * without a thread of their own (a linked promise, a timer) are removed when they are
- * cancelled. A member whose `cancel()` throws does not stop the others from being cancelled:
- * its exception goes to the current thread's uncaught-exception handler.
+ * group and waiting until it is empty and the threads of its members have terminated, so
+ * nothing outlives them. Members without a thread of their own (a linked promise, a timer) are
+ * removed when they are cancelled. A member whose `cancel()` throws does not stop the others
+ * from being cancelled: its exception goes to the current thread's uncaught-exception handler.
  *
  * A group is itself `Cancellable`, so groups nest: cancelling a group cancels its subgroups.
- * Members are kept under a `ReentrantLock` (never `synchronized`, which pins virtual threads).
- * Most groups (one per runnable future, for its children) never get a member, so the set and
- * its lock are allocated on the first member only.
  */
 class CompletionGroup extends Cancellable:
-  import CompletionGroup.Members
+  import CompletionGroup.*
 
-  @volatile private var membersRef: Members | Null = uninitialized
+  // ==Membership== (lock-free; `GroupMembershipLincheckSuite` model-checks it)
+  // An intrusive list of entries, newest first, pushed by CAS on `head` (a runnable future is
+  // its own entry, so joining a scope allocates nothing), and one packed counter: the live
+  // members in the low 32 bits, the pushes since the last pruning in the high ones. A member
+  // leaves by marking its entry (`GroupEntry.tryLeave`) and decrementing the live count; the
+  // one that makes it 0 wakes the waiters. Left entries are unlinked lazily, by one pruner at a
+  // time, once pushes outnumber twice the live members: pushes only touch `head`, the pruner
+  // only the `next` of entries behind it, so the two never conflict, and the pruning costs
+  // amortised O(1) per push. An entry stays listed until its fiber has terminated, so the join
+  // finds every fiber of a member that left (what `exiting` lists kept before).
+  // Adding and cancelling are a Dekker pair: `add` pushes, then reads `cancelled`; `cancel`
+  // writes `cancelled`, then walks the list: one of them sees the other, so a member added
+  // during a cancellation is cancelled.
+  @volatile private var head: GroupEntry | Null = uninitialized
+  @volatile private var counts: Long = uninitialized
   @volatile private var cancelled: Boolean = uninitialized
-
-  private def members(): Members =
-    val m = membersRef
-    if m != null then m
-    else
-      val fresh = Members()
-      if CompletionGroup.MEMBERS.compareAndSet(this, null, fresh) then fresh else membersRef.nn
+  @volatile private var waiters: Waiting | Null = uninitialized
+  @volatile private var pruning: Int = uninitialized
 
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
+
+  /** Pushes allowed beyond twice the live members before a pruning (small in model checks). */
+  private[weft] def pruneSlack: Int = PruneSlack
 
   /** Cancels every member, now and any added later. Idempotent; never throws. */
   def cancel(): Unit =
     if !cancelled then
       cancelled = true
-      val m = membersRef
-      if m != null then m.snapshot().foreach(cancelMember)
+      forEachEntry(e => if e.isLive then cancelMember(e))
 
-  /** Adds a member; if the group is already cancelled, the member is cancelled at once. */
-  private[weft] def add(member: Cancellable): Unit =
-    members().add(member)
-    if cancelled then cancelMember(member)
+  /** Adds a member and returns its entry; if the group is cancelled, cancels it at once. */
+  private[weft] def add(member: Cancellable): GroupEntry =
+    val e = member.entryFor(this)
+    // Counted before it is visible: a cancel that finds it may make it leave at once.
+    val before: Long = COUNTS.getAndAdd(this, OnePush + 1L)
+    var h = head
+    e.entryNext = h
+    while !HEAD.compareAndSet(this, h, e) do
+      h = head
+      e.entryNext = h
+    if cancelled then cancelMember(e)
+    val pushes = (before >>> 32) + 1
+    if pushes > 2 * live(before) + pruneSlack then prune()
+    e
+
+  /** Called once per entry that left (after its `tryLeave`): the last one wakes the waiters. */
+  private[weft] def memberLeft(): Unit =
+    val before: Long = COUNTS.getAndAdd(this, -1L)
+    if live(before) == 1 then
+      val w = WAITERS.getAndSet(this, null).asInstanceOf[Waiting | Null]
+      if w != null then w.wakeAll()
 
   /**
    * Cancels one member; a member without a thread of its own then leaves at once. A throwing
    * `cancel` is reported and does not stop the teardown (`StructuredConcurrencySuite`, "a
    * member whose cancel throws").
    */
-  private def cancelMember(member: Cancellable): Unit =
-    try member.cancel()
-    catch case e: Throwable => Fiber.reportUncaught(e)
-    if !member.leavesByItself then remove(member, null)
+  private def cancelMember(e: GroupEntry): Unit =
+    val member = e.member
+    if member != null then
+      try member.cancel()
+      catch case ex: Throwable => Fiber.reportUncaught(ex)
+      if !member.leavesByItself && e.tryLeave(null) then memberLeft()
 
   /**
-   * Removes a member; wakes [[waitCompletion]] when the group becomes empty. A member leaving
-   * from its own `fiber` passes it, to be joined by [[waitCompletion]].
+   * Calls `f` on every listed entry. A traversal that reaches an entry the pruner has just
+   * unlinked starts again from the head, so `f` may see an entry twice (every use is
+   * idempotent).
    */
-  private[weft] def remove(member: Cancellable, fiber: Fiber | Null): Unit =
-    val m = membersRef
-    if m != null then m.remove(member, fiber)
+  private inline def forEachEntry(inline f: GroupEntry => Unit): Unit =
+    var e = head
+    while e != null do
+      val next = e.entryNext
+      if next eq GroupEntry.Unlinked then e = head
+      else
+        f(e.nn)
+        e = next
 
-  /** The members now (empty if none): a snapshot, for the search of a fiber's future. */
+  /**
+   * Unlinks the entries that have left and whose fibers have terminated, if no other thread is
+   * pruning. Never the head, which only pushes move.
+   */
+  private def prune(): Unit =
+    if PRUNING.compareAndSet(this, 0, 1) then
+      try
+        val pushes = counts >>> 32
+        var prev = head
+        if prev != null then
+          var e = prev.entryNext
+          while e != null do
+            val next = e.entryNext
+            if e.prunable then
+              prev.nn.entryNext = next
+              e.entryNext = GroupEntry.Unlinked
+            else prev = e
+            e = next
+        COUNTS.getAndAdd(this, -(pushes << 32))
+      finally pruning = 0
+
+  /** The live members now (empty if none): a snapshot, for the search of a fiber's future. */
   private[weft] def memberSnapshot: Array[Cancellable] =
-    val m = membersRef
-    if m == null then Array.empty else m.snapshot()
+    val b = Array.newBuilder[Cancellable]
+    val seen = java.util.IdentityHashMap[Cancellable, Cancellable]()
+    forEachEntry { e =>
+      val m = e.member
+      if m != null && e.isLive && seen.put(m, m) == null then b += m
+    }
+    b.result()
 
   /** The number of current members. */
-  def size: Int =
-    val m = membersRef
-    if m == null then 0 else m.size
+  def size: Int = live(counts)
+
+  /** The entries listed now, left ones not yet unlinked included: for tests. */
+  private[weft] def listedEntries: Int =
+    var n = 0
+    forEachEntry(_ => n += 1)
+    n
 
   /**
    * Blocks until the group has no members and the fibers of the members that left have
@@ -128,8 +196,18 @@ class CompletionGroup extends Cancellable:
    * scope, which must not be cut short or threads would leak.
    */
   private[weft] def waitCompletion(): Unit =
-    val m = membersRef
-    if m != null then m.awaitEmpty()
+    var interrupted = false
+    while live(counts) != 0 do
+      val w = Waiting(Fiber.current, waiters)
+      if WAITERS.compareAndSet(this, w.next, w) then
+        while live(counts) != 0 && !w.woken do
+          Fiber.park(this)
+          if Fiber.interrupted() then interrupted = true
+    forEachEntry { e =>
+      val f = e.exitingFiber
+      if f != null && !e.isLive then f.nn.joinUninterruptibly()
+    }
+    if interrupted then Fiber.selfInterrupt()
 
   /**
    * Blocks until the group has no members, without joining the fibers that left; an interrupt
@@ -137,8 +215,12 @@ class CompletionGroup extends Cancellable:
    * the body's future to leave the root group: one wake-up, at the body's very end.
    */
   private[weft] def waitEmptyInterruptibly(): Unit =
-    val m = membersRef
-    if m != null then m.awaitEmptyInterruptibly()
+    while live(counts) != 0 do
+      val w = Waiting(Fiber.current, waiters)
+      if WAITERS.compareAndSet(this, w.next, w) then
+        while live(counts) != 0 && !w.woken do
+          Fiber.park(this)
+          if Fiber.interrupted() then throw InterruptedException()
 
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:
@@ -153,63 +235,30 @@ object CompletionGroup:
   private[weft] def scoped(): CompletionGroup = new CompletionGroup:
     override private[weft] def leavesByItself: Boolean = true
 
-  private val MEMBERS =
-    java.lang.invoke.MethodHandles
-      .privateLookupIn(classOf[CompletionGroup], java.lang.invoke.MethodHandles.lookup())
-      .findVarHandle(classOf[CompletionGroup], "membersRef", classOf[Members])
+  private inline val OnePush = 1L << 32
 
-  /**
-   * The member set with its lock and "became empty" condition, and the fibers of members that
-   * left but may still be finishing their last instructions (pruned of terminated ones as it
-   * grows, joined by `awaitEmpty`).
-   */
-  private final class Members:
-    private val lock = ReentrantLock()
-    private val emptied = lock.newCondition()
-    private val set = java.util.HashSet[Cancellable]()
-    private val exiting = java.util.ArrayList[Fiber]()
-    private var pruneAt = 64
+  /** Pushes allowed beyond twice the live members before a pruning. */
+  private inline val PruneSlack = 64
 
-    def add(c: Cancellable): Unit =
-      lock.lock()
-      try set.add(c)
-      finally lock.unlock()
+  private inline def live(counts: Long): Int = (counts & 0xffffffffL).toInt
 
-    def remove(c: Cancellable, fiber: Fiber | Null): Unit =
-      lock.lock()
-      try
-        if fiber != null then
-          if exiting.size >= pruneAt then
-            // Fibers that left recently are usually still alive: prune, then wait for the list
-            // to double before pruning again, so that leaving stays amortised O(1).
-            exiting.removeIf(f => !f.isAlive)
-            pruneAt = math.max(64, exiting.size * 2)
-          exiting.add(fiber.nn)
-        if set.remove(c) && set.isEmpty then emptied.signalAll()
-      finally lock.unlock()
+  /** A fiber waiting for its group to empty: a node of the group's stack of waiters. */
+  private final class Waiting(val fiber: Fiber, val next: Waiting | Null):
+    @volatile var woken: Boolean = uninitialized
 
-    def size: Int =
-      lock.lock()
-      try set.size
-      finally lock.unlock()
+    /** Wakes this waiter and every one below it. */
+    def wakeAll(): Unit =
+      var w: Waiting | Null = this
+      while w != null do
+        w.woken = true
+        w.fiber.unpark()
+        w = w.next
 
-    def snapshot(): Array[Cancellable] =
-      lock.lock()
-      try set.toArray(Array.empty[Cancellable])
-      finally lock.unlock()
+  private def handle(name: String, tpe: Class[?]): VarHandle =
+    MethodHandles.privateLookupIn(classOf[CompletionGroup], MethodHandles.lookup())
+      .findVarHandle(classOf[CompletionGroup], name, tpe)
 
-    def awaitEmptyInterruptibly(): Unit =
-      lock.lockInterruptibly()
-      try while !set.isEmpty do emptied.await()
-      finally lock.unlock()
-
-    def awaitEmpty(): Unit =
-      lock.lock()
-      val toJoin =
-        try
-          while !set.isEmpty do emptied.awaitUninterruptibly()
-          val a = exiting.toArray()
-          exiting.clear()
-          a
-        finally lock.unlock()
-      toJoin.foreach(f => f.asInstanceOf[Fiber].joinUninterruptibly())
+  private val HEAD = handle("head", classOf[GroupEntry])
+  private val COUNTS = handle("counts", classOf[Long])
+  private val WAITERS = handle("waiters", classOf[Waiting])
+  private val PRUNING = handle("pruning", classOf[Int])

@@ -12,12 +12,15 @@ import scala.util.{Failure, Try}
  * ==State==
  * One volatile field, changed only by compare-and-set through a `VarHandle`:
  *   - `null`: pending, no listeners;
- *   - a [[CoreFuture.Waiters]] node: pending, with an immutable list of listeners;
+ *   - a [[Listener]]: pending, with that one listener (the common case: one awaiter), kept
+ *     without a node;
+ *   - a [[CoreFuture.Waiters]] node: pending, with an immutable list of two or more listeners;
  *   - a `Try[T]`: done; never changes again.
  *
  * Adding or dropping a listener swaps in a new list; completing swaps in the result and then
- * offers it to every listener of the list it replaced. No locks; awaiting a completed future
- * reads one field and allocates nothing.
+ * offers it to the listener or to every listener of the list it replaced. No locks; awaiting a
+ * completed future reads one field and allocates nothing, and awaiting a pending one allocates
+ * only the awaiter's own listener (`ListenerSuite` and `FutureSuite` re-check the transitions).
  *
  * ==No volatile store in a constructor==
  * `state` is declared `= uninitialized`, not `= null`: Scala emits an explicit store for an
@@ -61,21 +64,30 @@ private[weft] class CoreFuture[T] extends Future[T]:
   @tailrec
   protected final def addListener(k: Listener[Try[T]]): Unit = state match
     case r: Try[?] => k.completeNow(r.asInstanceOf[Try[T]], this)
-    case s =>
-      val w = s.asInstanceOf[Waiters | Null]
+    case null      => if !STATE.compareAndSet(this, null, k) then addListener(k)
+    case w: Waiters =>
       if !STATE.compareAndSet(this, w, Waiters(k, w)) then addListener(k)
+    case lone =>
+      val l = lone.asInstanceOf[Listener[?]]
+      if !STATE.compareAndSet(this, l, Waiters(k, Waiters(l, null))) then addListener(k)
 
   @tailrec
   final def dropListener(k: Listener[Try[T]]): Unit = state match
     case w: Waiters =>
       val without = w.without(k)
-      if (without ne w) && !STATE.compareAndSet(this, w, without) then dropListener(k)
-    case _ => ()
+      // A list left with one listener goes back to the lone form.
+      val next: AnyRef | Null =
+        if without != null && without.next == null then without.head else without
+      if (without ne w) && !STATE.compareAndSet(this, w, next) then dropListener(k)
+    case _: Try[?] | null => ()
+    case lone =>
+      if lone == k && !STATE.compareAndSet(this, lone, null) then dropListener(k)
 
   /** The number of registered listeners (0 once done): for tests and diagnostics. */
   private[weft] final def listenerCount: Int = state match
-    case w: Waiters => w.size
-    case _          => 0
+    case w: Waiters       => w.size
+    case _: Try[?] | null => 0
+    case _                => 1
 
   /** Sets the result if not yet done and offers it to the listeners; `false` if already done. */
   @tailrec
@@ -83,7 +95,10 @@ private[weft] class CoreFuture[T] extends Future[T]:
     case _: Try[?] => false
     case s =>
       if STATE.compareAndSet(this, s, result) then
-        if s != null then s.asInstanceOf[Waiters].offerAll(result, this)
+        s match
+          case null       => ()
+          case w: Waiters => w.offerAll(result, this)
+          case lone       => offerTo(lone.asInstanceOf[Listener[Try[T]]], result, this)
         true
       else tryComplete(result)
 
@@ -149,7 +164,13 @@ private[weft] object CoreFuture:
         all(i) = w.head
         w = w.next
       while i < all.length do
-        try all(i).asInstanceOf[Listener[Try[T]]].completeNow(result, src)
-        catch
-          case e: Throwable => weft.runtime.Fiber.reportUncaught(e)
+        offerTo(all(i).asInstanceOf[Listener[Try[T]]], result, src)
         i += 1
+
+  /**
+   * Offers `result` to one listener; one that throws (a faulty `map` function) is reported to
+   * the thread's handler, so that it cannot stop the other listeners or the completer.
+   */
+  def offerTo[T](k: Listener[Try[T]], result: Try[T], src: Source[Try[T]]): Unit =
+    try k.completeNow(result, src)
+    catch case e: Throwable => weft.runtime.Fiber.reportUncaught(e)

@@ -4,16 +4,19 @@ import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
 import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
-import weft.runtime.Fiber
+import weft.runtime.{AsyncSupport, Fiber}
 
 /**
  * A future whose value is computed by `body` on its own fiber (`Future { body }`).
  *
  * ==Lifecycle==
  * `start` links the future to the current scope's group and starts its fiber. The fiber runs
- * `body` under a fresh child group; when `body` ends the children are cancelled and joined,
- * then the future completes with `body`'s result (ignored if it was cancelled meanwhile), and
- * finally it leaves the parent group, which joins the fiber at the end of the scope.
+ * `body` with the future itself as its [[Async]] context, whose group (the children's) is made
+ * on the first child only; when `body` ends the children are cancelled and joined, then the
+ * future completes with `body`'s result (ignored if it was cancelled meanwhile), and finally it
+ * leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
+ * no context and, for a future without children, no group (the memory-pending workloads and
+ * `future-spawn-await` re-check it).
  *
  * ==Cancellation==
  * One CAS-updated int holds the cancellation state: `CANCEL` (requested), `INTERRUPTING` (an
@@ -26,14 +29,62 @@ import weft.runtime.Fiber
 private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
     extends CoreFuture[T],
       Runner,
+      Async,
+      GroupEntry,
       Runnable:
   import RunnableFuture.*
 
-  private val children = CompletionGroup()
-
-  def childScope: CompletionGroup = children
+  // The children's group: null until the first child (or `group` call), then fixed; the shared
+  // `Ended` group once the body has ended without one.
+  @volatile private var children: CompletionGroup | Null = uninitialized
   @volatile private var fiber: Fiber | Null = uninitialized
   @volatile private var cancelState: Int = uninitialized
+
+  // Its own entry in the group it is started in (see `GroupEntry`): UNUSED, LIVE, LEFT.
+  @volatile private var entryState: Int = uninitialized
+  @volatile var entryNext: GroupEntry | Null = uninitialized
+
+  def childScope: CompletionGroup | Null = children
+
+  override private[weft] def entryFor(group: CompletionGroup): GroupEntry =
+    if (group eq parent.group) && ENTRY.compareAndSet(this, GroupEntry.UNUSED, GroupEntry.LIVE)
+    then this
+    else GroupEntry.Boxed(this, group)
+
+  def member: Cancellable = this
+  def entryGroup: CompletionGroup = parent.group
+  def isLive: Boolean = entryState == GroupEntry.LIVE
+  def exitingFiber: Fiber | Null = fiber
+  def tryLeave(f: Fiber | Null): Boolean =
+    ENTRY.compareAndSet(this, GroupEntry.LIVE, GroupEntry.LEFT)
+
+  /** The group of the futures the body starts, made on first use. */
+  def group: CompletionGroup =
+    val g = children
+    if g != null then g else makeChildren()
+
+  /**
+   * Publishes a new children's group, then checks for a cancellation that came first: a
+   * `cancel` sets its flag and then reads `children`, so one of the two sees the other and the
+   * new group is cancelled (`CancellationSuite` re-checks children started while cancelled).
+   */
+  private def makeChildren(): CompletionGroup =
+    val fresh = CompletionGroup()
+    if CHILDREN.compareAndSet(this, null, fresh) then
+      if (cancelState & CANCEL) != 0 then fresh.cancel()
+      fresh
+    else children.nn
+
+  def withGroup(g: CompletionGroup): Async = JvmAsync(g, this, parent.support)
+
+  def support: AsyncSupport = parent.support
+
+  /** See [[JvmAsync.runnerOnCurrentFiber]], of which this is the same search. */
+  private[weft] def runnerOnCurrentFiber: Runner | Null =
+    if runsOnCurrentFiber then this
+    else
+      val g = children
+      if g == null then null else Runner.onCurrentFiberIn(g)
 
   /** Whether the fiber has been started and has not terminated yet. */
   private[weft] def fiberRunning: Boolean =
@@ -48,10 +99,17 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
   /** Its fiber leaves the group at the end of `run`: a scope's join waits for it. */
   override private[weft] def leavesByItself: Boolean = true
 
-  /** Whether cancellation has been requested (deferred or not). */
+  /**
+   * Whether cancellation has been requested and is not deferred: for the future, and for its
+   * body's context, also once the body has ended (its children's group is then cancelled).
+   */
   def cancellationPending: Boolean =
     val s = cancelState
-    (s & CANCEL) != 0 && (s >>> DEPTH_SHIFT) == 0
+    if (s >>> DEPTH_SHIFT) != 0 then false
+    else if (s & CANCEL) != 0 then true
+    else
+      val g = children
+      g != null && g.isCancelled
 
   /** Whether the own fiber is inside an `uninterruptible` block. */
   def inUninterruptible: Boolean = (cancelState >>> DEPTH_SHIFT) > 0
@@ -62,17 +120,29 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
     val result: Try[T] =
       if (cancelState & CANCEL) != 0 then Failure(CancellationException("future was cancelled"))
       else
-        try Success(body(using JvmAsync(children, this, parent.support)))
+        try Success(body(using this))
         catch case e: Throwable => Failure(e)
-    children.cancel()
-    children.waitCompletion()
+    endChildren()
     tryComplete(result)
     unlinkExiting(self)
 
+  /**
+   * Cancels and joins the children, or, if the body started none, seals the slot with the
+   * cancelled `Ended` group: a context that escaped the body can still start futures, which are
+   * then cancelled at once, as in any ended scope.
+   */
+  private def endChildren(): Unit =
+    if !CHILDREN.compareAndSet(this, null, Ended) then
+      val g = children.nn
+      if g ne Ended then
+        g.cancel()
+        g.waitCompletion()
+
   override def cancel(): Unit =
     tryComplete(Failure(CancellationException("future was cancelled")))
-    children.cancel()
-    requestInterrupt()
+    requestInterrupt() // sets CANCEL first: see `makeChildren`
+    val g = children
+    if g != null && (g ne Ended) then g.cancel()
 
   private def requestInterrupt(): Unit =
     while true do
@@ -116,6 +186,23 @@ private[weft] object RunnableFuture:
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())
       .findVarHandle(classOf[RunnableFuture[?]], "cancelState", classOf[Int])
+
+  private val ENTRY: VarHandle =
+    MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[RunnableFuture[?]], "entryState", classOf[Int])
+
+  private val CHILDREN: VarHandle =
+    MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())
+      .findVarHandle(classOf[RunnableFuture[?]], "children", classOf[CompletionGroup])
+
+  /**
+   * The children's group of every future whose body ended without starting a child: cancelled,
+   * so a future started later through an escaped context is cancelled at once.
+   */
+  private val Ended: CompletionGroup =
+    val g = CompletionGroup()
+    g.cancel()
+    g
 
   /** Creates the future, links it to `async`'s group, and starts its fiber. */
   def start[T](body: Async ?=> T, async: Async): RunnableFuture[T] =

@@ -19,8 +19,8 @@ private[weft] trait Runner:
   /** Whether the runner's body runs on the calling fiber. */
   def runsOnCurrentFiber: Boolean
 
-  /** The scope of the futures the runner's body starts. */
-  def childScope: CompletionGroup
+  /** The scope of the futures the runner's body starts; `null` if it has started none. */
+  def childScope: CompletionGroup | Null
 
 /** Finding runners. */
 private[weft] object Runner:
@@ -34,7 +34,11 @@ private[weft] object Runner:
     var i = 0
     while i < members.length do
       val found = members(i) match
-        case r: Runner => if r.runsOnCurrentFiber then r else onCurrentFiberIn(r.childScope)
+        case r: Runner =>
+          if r.runsOnCurrentFiber then r
+          else
+            val children = r.childScope
+            if children == null then null else onCurrentFiberIn(children)
         case g: CompletionGroup => onCurrentFiberIn(g)
         case _                  => null
       if found != null then return found

@@ -55,6 +55,26 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks:
       assert(isCancelled(child.result))
       assert(isCancelled(parent.result))
 
+  test("a first child started after the parent's cancel (deferred) is cancelled at once"):
+    // The children's group is made on the first child: it must see a cancellation that came
+    // before it (RunnableFuture.makeChildren).
+    val seen = Async.blocking:
+      val inBlock = CountDownLatch(1)
+      val cancelled = CountDownLatch(1)
+      val out = Promise[scala.util.Try[Int]]()
+      val parent = Future:
+        uninterruptible:
+          inBlock.countDown()
+          cancelled.await()
+          out.success(Future { Thread.sleep(60_000); 1 }.result)
+      inBlock.await()
+      parent.cancel()
+      cancelled.countDown()
+      val seen = out.future.value
+      assert(isCancelled(parent.result))
+      seen
+    assert(isCancelled(seen), seen)
+
   test("an await inside a cancelled future throws CancellationException"):
     val seen = Promise[Throwable]()
     Async.blocking:

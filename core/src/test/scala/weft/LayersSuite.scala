@@ -33,6 +33,7 @@ class LayersSuite extends munit.FunSuite:
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
+      "GroupEntry",
       "Cancellation"
     ),
     "futures" -> Set(

@@ -115,6 +115,33 @@ class StructuredConcurrencySuite extends munit.FunSuite, weft.testing.StressChec
     assertEquals(threads.seen.size, 2000)
     assertEquals(threads.alive, Nil)
 
+  test("a long-lived scope does not keep listing the futures that ended"):
+    // Entries of members that left are unlinked lazily (CompletionGroup.prune): the list stays
+    // proportional to the live members, not to every future the scope ever started.
+    Async.blocking:
+      val keep = Future(Promise[Int]().future.value) // one live member all along
+      var i = 0
+      while i < 5000 do
+        Future(i).value
+        i += 1
+      val listed = summon[Async].group.listedEntries
+      assert(listed < 500, s"$listed entries listed for ${summon[Async].group.size} live")
+      keep.cancel()
+
+  test("a future that ended in another scope's group after a move is joined there"):
+    val threads = Threads()
+    val other = CompletionGroup()
+    Async.blocking:
+      val release = CountDownLatch(1)
+      val f = Future { threads.record(); release.await(); 1 }
+      f.link(other) // leaves the scope's group, its entry now boxed in `other`
+      assertEquals(other.size, 1)
+      release.countDown()
+      assertEquals(f.value, 1)
+    other.waitCompletion()
+    assertEquals(other.size, 0)
+    assertEquals(threads.alive, Nil)
+
   test("interrupting the platform thread waiting in Async.blocking cancels the body"):
     val threads = Threads()
     val started = CountDownLatch(1)

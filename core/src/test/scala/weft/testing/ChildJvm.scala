@@ -29,6 +29,21 @@ object ChildJvm:
     if !(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue == 0) then
       throw AssertionError(s"kill -$name ${p.pid} failed")
 
+  /**
+   * Whether this process ignores `signal` (its number): a process started in the background by
+   * a non-interactive shell ignores SIGINT, its children inherit that, and the JVM then installs
+   * no handler for it (it keeps an ignored shutdown signal ignored). Read from /proc; `false`
+   * where there is none.
+   */
+  def ignores(signal: Int): Boolean =
+    val status = Path.of("/proc/self/status")
+    if !java.nio.file.Files.exists(status) then false
+    else
+      java.nio.file.Files.readAllLines(status).asScala.find(_.startsWith("SigIgn:")) match
+        case Some(line) =>
+          (java.lang.Long.parseUnsignedLong(line.drop(7).trim, 16) >> (signal - 1) & 1L) == 1L
+        case None => false
+
   /** The exit code; kills the child and fails if it does not exit within a minute. */
   def exitCode(p: Process): Int =
     if !p.waitFor(60, TimeUnit.SECONDS) then

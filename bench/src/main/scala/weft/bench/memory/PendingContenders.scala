@@ -36,7 +36,7 @@ trait PendingContender:
     val keep = pend(n)
     Thread.sleep(300) // let the last operations reach their blocking point
     val pending = MemoryHarness.usedAfterGc()
-    val hist = if MemoryHarness.histogramWanted then MemoryHarness.histogram(5) else Nil
+    val hist = if MemoryHarness.histogramWanted then MemoryHarness.histogram(14) else Nil
     java.lang.ref.Reference.reachabilityFence(keep)
     MemoryHarness.emit(MemoryHarness.json(id, n, baseline, pending, hist))
 
