@@ -138,28 +138,25 @@ final class TcpConnection private[io] (
       String(b.array, 0, b.limit(), StandardCharsets.UTF_8)
 
   /**
-   * Writes all the remaining bytes of `src`.
-   * @return
-   *   a future of the number of bytes written
+   * Writes all the remaining bytes of `src`; the future completes once the last byte is handed
+   * to the kernel. It holds no count: a TCP write is whole or fails, so `conn.write(b).await`
+   * is a statement with nothing to discard (a [[File.write]] keeps its POSIX-style count).
    */
-  def write(src: ByteBuffer)(using Async): Future[Int] =
+  def write(src: ByteBuffer)(using Async): Future[Unit] =
     writeOp:
-      var n = 0
-      while src.hasRemaining do n += channel.write(src)
-      n
+      while src.hasRemaining do
+        val _ = channel.write(src)
 
   /**
    * Writes all the remaining bytes of `srcs`, in order, with gathering writes (a header, a
-   * payload and a trailer need no copy into one buffer).
-   * @return
-   *   a future of the number of bytes written
+   * payload and a trailer need no copy into one buffer). As [[write]], the future holds no
+   * count.
    */
-  def writeAll(srcs: ByteBuffer*)(using Async): Future[Long] =
+  def writeAll(srcs: ByteBuffer*)(using Async): Future[Unit] =
     val array = srcs.toArray
     writeOp:
-      var n = 0L
-      while array.exists(_.hasRemaining) do n += channel.write(array)
-      n
+      while array.exists(_.hasRemaining) do
+        val _ = channel.write(array)
 
   override def toString: String =
     s"TcpConnection($describe, ${if isOpened then "open" else "closed"})"

@@ -73,14 +73,31 @@ final class MemcachedClient private (
 
   // ---- writes
 
-  /** Stores `value` under `key`. */
+  /**
+   * Stores `value` under `key`, whatever was there. Returns once the server has stored it: an
+   * unconditional store has no other outcome, so there is no [[StoreResult]] to look at (and
+   * `client.set(k, v)` is a plain statement under `-Wnonunit-statement`). A server that answers
+   * anything but "stored" fails the call with [[ServerError]].
+   *
+   * @param flags
+   *   the 32-bit client flags stored with the value (0 unless given)
+   * @param ttl
+   *   the time to live; zero (the default) means the item never expires. Up to 30 days it is
+   *   sent as relative seconds, beyond as an absolute time (the protocol's rule)
+   * @param deadline
+   *   the time the call may take (the config's `deadline` unless given)
+   */
   def set(
       key: String,
       value: Array[Byte],
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): StoreResult = store(StoreMode.Set, key, value, flags, ttl, 0L, deadline)
+  )(using Async): Unit =
+    store(StoreMode.Set, key, value, flags, ttl, 0L, deadline) match
+      case StoreResult.Stored => ()
+      case other =>
+        throw ServerError(s"set $key: the server answered $other to an unconditional store")
 
   /** Stores `value` under `key` only if there is no item. */
   def add(
@@ -122,13 +139,16 @@ final class MemcachedClient private (
     if cas == 0 then throw InvalidArgument("a CAS token is never 0")
     store(StoreMode.Set, key, value, flags, ttl, cas, deadline)
 
-  /** Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`). */
+  /**
+   * Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`): a [[set]], with its
+   * `ttl` (zero: never expires) and `deadline`.
+   */
   def put[T](
       key: String,
       value: T,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using codec: Codec[T])(using Async): StoreResult =
+  )(using codec: Codec[T])(using Async): Unit =
     val (bytes, flags) = codec.encode(value)
     set(key, bytes, flags, ttl, deadline)
 
