@@ -51,6 +51,18 @@ lazy val testSettings = Seq(
   Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b")
 )
 
+/**
+ * The guide's examples (`src/test/scala/weft/guide`) compile as a user's strict build would:
+ * with `-Wnonunit-statement` (which the README recommends) and every warning an error, so an
+ * example that discards a value does not compile. The other tests may discard values (e.g. the
+ * exception `intercept` returns), so there that warning is silenced. In Scala 3's `-Wconf` the
+ * last matching rule wins: the guide's rule comes second.
+ */
+lazy val guideStrict = Test / scalacOptions ++= Seq(
+  "-Wnonunit-statement",
+  "-Wconf:msg=unused value of type:s,src=.*/weft/guide/.*:e"
+)
+
 /** For the library modules: `PublicApiSuite` reads the compiled TASTy (weft.testing.PublicApi). */
 lazy val publicApiCheck =
   libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
@@ -61,7 +73,7 @@ lazy val root = (project in file("."))
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
 lazy val core = (project in file("core"))
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict)
   .settings(
     name := "weft-core",
     libraryDependencies ++= Seq(
@@ -76,7 +88,7 @@ lazy val core = (project in file("core"))
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict)
   .settings(name := "weft-io")
 
 /**
@@ -85,7 +97,7 @@ lazy val io = (project in file("io"))
  */
 lazy val memcached = (project in file("memcached"))
   .dependsOn(core % "compile->compile;test->test", io)
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict)
   .settings(
     name := "weft-memcached",
     libraryDependencies ++= Seq(
