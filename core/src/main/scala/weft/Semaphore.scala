@@ -32,16 +32,16 @@ final class Semaphore(val permits: Int):
   require(permits >= 1, s"a Semaphore needs at least 1 permit, got $permits")
   import Semaphore.COUNT
 
-  // The algorithm. One atomic count: free permits when positive, minus the number of waiting claims otherwise. An
-  // acquire is one atomic decrement: if the old count was positive it took a permit, otherwise it
-  // has a claim and waits in the lock-free FIFO of `SemaphoreQueue` (cells claimed by
+  // The algorithm. One atomic count: free permits when positive, minus the number of waiting claims
+  // otherwise. An acquire is one atomic decrement: if the old count was positive it took a permit,
+  // otherwise it has a claim and waits in the lock-free FIFO of `SemaphoreQueue` (cells claimed by
   // fetch-and-add, after the semaphore of kotlinx.coroutines; the algorithm is explained there). A
   // release is one atomic increment: if the old count was not negative the permit is free again,
   // otherwise it serves the oldest claim. A claim whose waiter gave up, or whose listener declines
   // the permit (it lost a race to another source), is passed over: the releaser increments the
   // count again and serves the next one, so a permit is given only to a waiter that took it, and
-  // none is ever lost (ADR 0006). Neither path takes a lock, and `withPermit` allocates nothing
-  // but queue segments (a waiter parks in its cell as its own fiber; one segment per 32 waits).
+  // none is ever lost (ADR 0006). Neither path takes a lock, and `withPermit` allocates nothing but
+  // queue segments (a waiter parks in its cell as its own fiber; one segment per 32 waits).
   // Decisions in docs/adr/0010-lock-free-semaphore.md.
 
   // Free permits if positive, minus the waiting claims otherwise (see `SemaphoreQueue`).

@@ -19,7 +19,7 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  *
  * ==Guarantees==
  *   - Per-key FIFO: a key's tasks run in the order of their submission (program order from one
- *     fiber; one consistent linear order across fibers), never two at a time.
+ *     thread; one consistent linear order across threads), never two at a time.
  *   - Independence: a slow or blocked task delays only later tasks of its own key.
  *   - A failing task fails only its own future (or `run` call); the key's next tasks run.
  *   - Cancelling a pending task's future removes it without running it; cancelling a running
@@ -29,7 +29,7 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
  * ==Where bodies run==
- * `run` on an idle key runs the body at once on the caller's own fiber (no hand-off); otherwise,
+ * `run` on an idle key runs the body at once on the caller's own thread (no hand-off); otherwise,
  * and for `submit`, a body runs on a worker: a virtual thread of a pool that grows with the work
  * and shrinks when idle (a worker waits [[Sequentially.DefaultIdleWorkerKeepAlive]], 1 second,
  * before it exits). A body that blocks therefore blocks one virtual thread only.
@@ -69,12 +69,12 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
 
   /**
    * Runs `body` after every earlier task of `key` and returns its value, or throws its
-   * exception. On an idle key the body runs at once on the caller's fiber; otherwise the caller
+   * exception. On an idle key the body runs at once on the caller's thread; otherwise the caller
    * waits for its turn (and, if the key's queue is full, for room in it first).
    *
    * If the caller is cancelled while waiting, its task is cancelled (interrupted if running)
    * within the caller's `cancel()`: a task still queued then never runs. A body running inline
-   * on the caller's fiber is never pending: cancelling the caller interrupts it. A caller
+   * on the caller's thread is never pending: cancelling the caller interrupts it. A caller
    * already cancelled gets a `CancellationException` and its body does not run. Futures
    * started by `body` are cancelled and joined when it ends.
    *
@@ -105,7 +105,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     finally task.unlink()
 
   /**
-   * Queues `body` to run after every earlier task of `key`, on a worker fiber, and returns the
+   * Queues `body` to run after every earlier task of `key`, on a worker thread, and returns the
    * future of its result. Waits only while the key's queue is full (backpressure).
    *
    * Cancelling the future removes a pending task without running it, or interrupts a running
@@ -168,7 +168,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    */
   private[keyed] def retainedLanes: Int = lanes.retained
 
-  /** The number of worker fibers alive (busy, searching or idle): for tests and monitoring. */
+  /** The number of worker threads alive (busy, searching or idle): for tests and monitoring. */
   def workerCount: Int = pool.liveWorkers
 
   private def checkKey(key: K): Unit =
@@ -262,7 +262,7 @@ object Sequentially:
    */
   val DefaultMaxPendingPerKey: Int = 1024
 
-  /** The default time an idle worker fiber waits for work before it exits: 1 second. */
+  /** The default time an idle worker thread waits for work before it exits: 1 second. */
   val DefaultIdleWorkerKeepAlive: FiniteDuration = 1.second
 
   /**
@@ -272,7 +272,7 @@ object Sequentially:
    *   how many tasks may wait behind a key's running task before `run`/`submit` wait (>= 1;
    *   1024 unless given)
    * @param idleWorkerKeepAlive
-   *   how long an idle worker fiber is kept for reuse before it exits (>= 0; 1 second unless
+   *   how long an idle worker thread is kept for reuse before it exits (>= 0; 1 second unless
    *   given)
    * @throws IllegalArgumentException
    *   if a parameter is out of range

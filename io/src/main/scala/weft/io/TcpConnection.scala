@@ -120,8 +120,8 @@ final class TcpConnection private[io] (
 
   /**
    * Reads up to the next `delimiter` and returns the bytes before it (flipped); the delimiter
-   * is consumed. Fails with `IOException` if no delimiter appears within `maxLength` bytes,
-   * with `EOFException` if the stream ends first.
+   * is consumed. Fails with `IOException` if no delimiter appears within `maxLength` bytes (64
+   * KiB unless given), with `EOFException` if the stream ends first.
    */
   def readUntil(delimiter: Array[Byte], maxLength: Int = TcpConnection.DefaultMaxLength)(using
       Async
@@ -130,7 +130,11 @@ final class TcpConnection private[io] (
     require(maxLength >= 0, s"readUntil needs maxLength >= 0, got $maxLength")
     readOp(scanUntil(delimiter, maxLength))
 
-  /** Reads a line ended by `"\r\n"` and decodes it as UTF-8 (see [[readUntil]]). */
+  /**
+   * Reads a line ended by `"\r\n"` (not returned) and decodes it as UTF-8; lines are limited
+   * to `maxLength` bytes, 64 KiB unless given (see [[readUntil]]). A peer that closes the
+   * connection fails the read with `EOFException`: the usual end of a server's read loop.
+   */
   def readLine(maxLength: Int = TcpConnection.DefaultMaxLength)(using Async): Future[String] =
     require(maxLength >= 0, s"readLine needs maxLength >= 0, got $maxLength")
     readOp:
@@ -281,14 +285,22 @@ object TcpConnection:
   private val CRLF = Array[Byte]('\r', '\n')
 
   /**
-   * Connects to `host:port`.
+   * Connects to `host:port`. By default there is no timeout of weft's own (the connect waits as
+   * long as the system does, a read as long as it takes), the read buffer starts at 8 KiB, and
+   * `TCP_NODELAY` is on.
+   *
+   * {{{
+   * Async.blocking:
+   *   val c = TcpConnection.connect("127.0.0.1", 11211, connectTimeout = 1.second).await
+   *   try ... finally c.close() // or PIOHelper.withTcpConnection, which closes it
+   * }}}
    *
    * @param connectTimeout
-   *   how long to wait for the connection; zero waits as long as the system does
+   *   how long to wait for the connection; zero (the default) waits as long as the system does
    * @param readTimeout
-   *   how long any one read may wait for data; zero waits forever
+   *   how long any one read may wait for data; zero (the default) waits forever
    * @param bufferSize
-   *   the initial size of the read buffer
+   *   the initial size of the read buffer (8 KiB unless given; it grows for a long record)
    * @param noDelay
    *   `TCP_NODELAY` (on by default: request/response protocols want small writes sent now)
    * @return

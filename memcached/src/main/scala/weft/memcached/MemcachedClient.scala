@@ -22,9 +22,12 @@ import weft.{Async, CompletionGroup, Future, Resource, await}
  * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
  * would misread are refused at the call (a bad storage line desynchronises a 1.6 server).
  *
- * The client owns fibers (one supervisor per node, a reader and a writer per connection): it
- * is a [[Resource]], and [[close]] fails pending calls with [[ClientClosed]] and joins them.
- * Host names are resolved once, when the client starts.
+ * The client runs virtual threads of its own (a few per server, in the scope that opened it),
+ * so open it as a [[Resource]] (`MemcachedClient.resource(config).use`) or with
+ * `MemcachedClient.open(config)`, which ties it to the current scope; [[close]] fails pending
+ * calls with [[ClientClosed]] and joins its threads. Host names are resolved once, when the
+ * client starts. The defaults (a 1 second deadline per call, fail fast when a server is down,
+ * Ketama placement as spymemcached's) are listed in [[MemcachedConfig]].
  */
 final class MemcachedClient private (
     val config: MemcachedConfig,
@@ -327,7 +330,7 @@ object MemcachedClient:
     Resource(open(config), _.close())
 
   /**
-   * Opens a client whose fibers belong to the caller's scope: close it (or use [[resource]]);
+   * Opens a client whose threads belong to the caller's scope: close it (or use [[resource]]);
    * at the latest it stops when the scope ends. Waits for each node's first connection attempt
    * (a node that cannot be reached is down, and reconnected in the background).
    * @throws InvalidArgument
