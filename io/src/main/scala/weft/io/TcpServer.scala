@@ -77,12 +77,16 @@ object TcpServer:
   /**
    * Binds a server to `host:port` (`port` 0: an ephemeral port, see [[TcpServer.localPort]]).
    *
+   * @param host
+   *   the address to listen on: `127.0.0.1` unless given, so only this machine can connect;
+   *   `"0.0.0.0"` listens on every interface
    * @param backlog
-   *   the queue length for connections not yet accepted ([[DefaultBacklog]] unless given)
+   *   the queue length for connections not yet accepted: 4096 ([[DefaultBacklog]]) unless given,
+   *   lowered by the kernel to its cap (`net.core.somaxconn` on Linux)
    * @param readTimeout
-   *   the read timeout of accepted connections (zero: none)
+   *   the read timeout of accepted connections; zero (the default) waits forever
    * @param bufferSize
-   *   the read buffer size of accepted connections
+   *   the initial read buffer size of accepted connections: 8 KiB unless given
    * @throws java.net.BindException
    *   if the address is taken
    * @throws java.net.UnknownHostException
