@@ -94,7 +94,8 @@ final class File(val path: String) extends IOResource:
   /**
    * Opens the file with `options` (none means `READ`), as `FileChannel.open` does.
    * @return
-   *   this file
+   *   this file, for `val f = File(path).open(...)`; where you keep the file in a `val` already,
+   *   `f.open(...): Unit` says the result is ignored (and keeps `-Wnonunit-statement` quiet)
    * @throws java.nio.file.NoSuchFileException
    *   if the file does not exist and `CREATE` is not given
    * @throws java.lang.IllegalStateException
