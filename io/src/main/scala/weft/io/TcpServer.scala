@@ -70,8 +70,10 @@ object TcpServer:
    * The default queue length for connections not yet accepted: 4096, the usual Linux cap
    * (`net.core.somaxconn`; the kernel lowers a larger request to it). A short queue makes a burst
    * of a few hundred connects stall: the kernel drops the excess SYNs and the clients retry
-   * after a second (`TcpSuite`, "a burst of connects beyond the old backlog of 128").
+   * after a second.
    */
+  // With 128, a burst of 200 connects stalled about a second. TcpBacklogSuite reads the backlog
+  // the kernel holds (with `ss`), by default and as given to bind and PIOHelper.withTcpServer.
   val DefaultBacklog: Int = 4096
 
   /**
