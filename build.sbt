@@ -63,6 +63,15 @@ lazy val guideStrict = Test / scalacOptions ++= Seq(
   "-Wconf:msg=unused value of type:s,src=.*/weft/guide/.*:e"
 )
 
+/**
+ * The front page of a library module's Scaladoc: `<module>/rootdoc.md`, where a new user is told
+ * where to start (the `doc` tool's `-doc-root-content`).
+ */
+lazy val docFrontPage = Compile / doc / scalacOptions ++= Seq(
+  "-doc-root-content",
+  (baseDirectory.value / "rootdoc.md").getPath
+)
+
 /** For the library modules: `PublicApiSuite` reads the compiled TASTy (weft.testing.PublicApi). */
 lazy val publicApiCheck =
   libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
@@ -73,7 +82,7 @@ lazy val root = (project in file("."))
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
 lazy val core = (project in file("core"))
-  .settings(testSettings, publicApiCheck, guideStrict)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-core",
     libraryDependencies ++= Seq(
@@ -88,7 +97,7 @@ lazy val core = (project in file("core"))
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings, publicApiCheck, guideStrict)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(name := "weft-io")
 
 /**
@@ -97,7 +106,7 @@ lazy val io = (project in file("io"))
  */
 lazy val memcached = (project in file("memcached"))
   .dependsOn(core % "compile->compile;test->test", io)
-  .settings(testSettings, publicApiCheck, guideStrict)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-memcached",
     libraryDependencies ++= Seq(
