@@ -51,6 +51,27 @@ lazy val testSettings = Seq(
   Test / testOptions += Tests.Argument(TestFrameworks.MUnit, "-b")
 )
 
+/**
+ * The guide's examples (`src/test/scala/weft/guide`) compile as a user's strict build would:
+ * with `-Wnonunit-statement` (which the README recommends) and every warning an error, so an
+ * example that discards a value does not compile. The other tests may discard values (e.g. the
+ * exception `intercept` returns), so there that warning is silenced. In Scala 3's `-Wconf` the
+ * last matching rule wins: the guide's rule comes second.
+ */
+lazy val guideStrict = Test / scalacOptions ++= Seq(
+  "-Wnonunit-statement",
+  "-Wconf:msg=unused value of type:s,src=.*/weft/guide/.*:e"
+)
+
+/**
+ * The front page of a library module's Scaladoc: `<module>/rootdoc.md`, where a new user is told
+ * where to start (the `doc` tool's `-doc-root-content`).
+ */
+lazy val docFrontPage = Compile / doc / scalacOptions ++= Seq(
+  "-doc-root-content",
+  (baseDirectory.value / "rootdoc.md").getPath
+)
+
 /** For the library modules: `PublicApiSuite` reads the compiled TASTy (weft.testing.PublicApi). */
 lazy val publicApiCheck =
   libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
@@ -61,7 +82,7 @@ lazy val root = (project in file("."))
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
 lazy val core = (project in file("core"))
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-core",
     libraryDependencies ++= Seq(
@@ -76,7 +97,7 @@ lazy val core = (project in file("core"))
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(name := "weft-io")
 
 /**
@@ -85,7 +106,7 @@ lazy val io = (project in file("io"))
  */
 lazy val memcached = (project in file("memcached"))
   .dependsOn(core % "compile->compile;test->test", io)
-  .settings(testSettings, publicApiCheck)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-memcached",
     libraryDependencies ++= Seq(

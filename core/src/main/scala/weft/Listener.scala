@@ -26,12 +26,10 @@ import weft.runtime.Fiber
  * Steps 1–3 together are [[completeNow]]. A lock is held only for these few steps, never while
  * blocking, so waiting for a lock is a short spin.
  *
- * A source that must complete two locked listeners at once takes both locks in the order of
- * their [[ListenerLock.number]]s: [[Listener.lockBoth]] does so for two listeners, and the
- * channels (pairing a waiting sender with a reading listener or a select) do the same on the
- * locks themselves with `Cells.lockPair`. All locks are numbered from one global counter, so
- * two threads pairing overlapping listeners always lock in the same order and can never
- * deadlock. `ListenerSuite` checks the order.
+ * A source that must complete two locked listeners at once (a channel pairing a waiting sender
+ * with a reading select) takes both locks in the order of their [[ListenerLock.number]]s,
+ * lowest first. All locks are numbered from one global counter, so two threads pairing
+ * overlapping listeners always lock in the same order and can never deadlock.
  *
  * A listener without a lock (`lock == null`) accepts every value it is offered, at most once by
  * the source's own guarantee (a future completes once).
@@ -40,6 +38,9 @@ import weft.runtime.Fiber
  *   the type of values the listener accepts
  */
 trait Listener[-T]:
+  // Inside weft, `Listener.lockBoth` takes two listeners' locks in number order, and the
+  // channels do the same on the locks themselves (`Cells.lockPair`); `ListenerSuite` checks the
+  // order.
 
   /** The lock guarding completion, or `null` when the listener needs none. */
   val lock: ListenerLock | Null
@@ -118,7 +119,10 @@ object Listener:
  */
 trait ListenerLock:
 
-  /** The lock's place in the global locking order (unique, from [[ListenerLock.nextNumber]]). */
+  /**
+   * The lock's place in the global locking order: unique among all locks, and taken from one
+   * counter that only grows, so two locks are always taken lowest number first.
+   */
   def number: Long
 
   /** Spins until the lock is held (`true`) or the listener is completed (`false`). */

@@ -5,6 +5,14 @@ import java.util.concurrent.CancellationException
 /**
  * A value that must be released after use: a file, a connection, a permit.
  *
+ * {{{
+ * val conn = Resource(TcpConnection.connect(host, port).await, _.close())
+ * val file = Resource.fromAutoCloseable(File(path).open(StandardOpenOption.READ))
+ * Async.blocking:
+ *   Resource.both(conn, file).use: (c, f) =>
+ *     ... // both released when this block ends, the file first
+ * }}}
+ *
  * A resource is a description; nothing is acquired until [[use]]. `use(f)` acquires the value,
  * runs `f` on it, and releases it, exactly once, however `f` ends: normally, by exception, or by
  * cancellation of the scope. Composite resources (`flatMap`, [[Resource.both]], [[Resource.all]])
@@ -22,13 +30,11 @@ import java.util.concurrent.CancellationException
  * at once and `use` throws `CancellationException` without running the body; if it is cancelled
  * while the body runs, the body is interrupted and the value released. A scope already cancelled
  * acquires nothing.
- *
- * ==Algorithm==
- * Composition is continuation-passing: `a.flatMap(f).use(g) = a.use(x => f(x).use(g))`, so
- * the release order is the nesting order of the `use` calls, reversed by construction, and the
- * error rules live in one place ([[Resource.Primitive]]).
  */
 sealed trait Resource[+T]:
+  // The algorithm. Composition is continuation-passing: `a.flatMap(f).use(g) = a.use(x =>
+  // f(x).use(g))`, so the release order is the nesting order of the `use` calls, reversed by
+  // construction, and the error rules live in one place (`Resource.Primitive`).
 
   /** Acquires the value, runs `body` on it, releases it (see the rules above). */
   def use[R](body: T => R)(using Async): R

@@ -6,6 +6,11 @@ import java.lang.invoke.{MethodHandles, VarHandle}
  * A fair counting semaphore for `Async` code: at most `permits` holders at a time, waiters served
  * in FIFO order.
  *
+ * {{{
+ * val db = Semaphore(10) // at most 10 queries at once
+ * def query(sql: String)(using Async): Rows = db.withPermit(run(sql))
+ * }}}
+ *
  * [[acquire]] suspends until a permit is free and returns a [[Semaphore.Guard]]; closing the
  * guard releases the permit (once: closing again does nothing), so `Using`-style code or
  * [[withPermit]] return it on every path. [[acquiring]] is the same operation as a [[Source]], so
@@ -20,24 +25,24 @@ import java.lang.invoke.{MethodHandles, VarHandle}
  * free); two acquirers arriving at the same instant may claim their places in either order. A
  * waiter that gives up (cancelled, timed out, a select that took another case) loses its place.
  *
- * ==Algorithm==
- * One atomic count: free permits when positive, minus the number of waiting claims otherwise. An
- * acquire is one atomic decrement: if the old count was positive it took a permit, otherwise it
- * has a claim and waits in the lock-free FIFO of [[SemaphoreQueue]] (cells claimed by
- * fetch-and-add, after the semaphore of kotlinx.coroutines; the algorithm is explained there). A
- * release is one atomic increment: if the old count was not negative the permit is free again,
- * otherwise it serves the oldest claim. A claim whose waiter gave up, or whose listener declines
- * the permit (it lost a race to another source), is passed over: the releaser increments the
- * count again and serves the next one, so a permit is given only to a waiter that took it, and
- * none is ever lost (ADR 0006). Neither path takes a lock, and [[withPermit]] allocates nothing
- * but queue segments (a waiter parks in its cell as its own fiber). Decisions in docs/adr/0010-lock-free-semaphore.md.
- *
  * @param permits
  *   the number of permits, at least 1
  */
 final class Semaphore(val permits: Int):
   require(permits >= 1, s"a Semaphore needs at least 1 permit, got $permits")
   import Semaphore.COUNT
+
+  // The algorithm. One atomic count: free permits when positive, minus the number of waiting claims
+  // otherwise. An acquire is one atomic decrement: if the old count was positive it took a permit,
+  // otherwise it has a claim and waits in the lock-free FIFO of `SemaphoreQueue` (cells claimed by
+  // fetch-and-add, after the semaphore of kotlinx.coroutines; the algorithm is explained there). A
+  // release is one atomic increment: if the old count was not negative the permit is free again,
+  // otherwise it serves the oldest claim. A claim whose waiter gave up, or whose listener declines
+  // the permit (it lost a race to another source), is passed over: the releaser increments the
+  // count again and serves the next one, so a permit is given only to a waiter that took it, and
+  // none is ever lost (ADR 0006). Neither path takes a lock, and `withPermit` allocates nothing but
+  // queue segments (a waiter parks in its cell as its own fiber; one segment per 32 waits).
+  // Decisions in docs/adr/0010-lock-free-semaphore.md.
 
   // Free permits if positive, minus the waiting claims otherwise (see `SemaphoreQueue`).
   @volatile private var count: Long = permits
@@ -61,9 +66,10 @@ final class Semaphore(val permits: Int):
     if takeFree() then Some(Semaphore.Guard(this)) else None
 
   /**
-   * Runs `body` holding a permit (taken as by [[acquire]]), released however `body` ends.
-   * Allocates nothing of its own; when it waits, only a share of a queue segment (one per 32
-   * waits).
+   * Runs `body` holding a permit (taken as by [[acquire]]), released however `body` ends
+   * (returns, throws, or is cancelled).
+   * @throws java.util.concurrent.CancellationException
+   *   if the scope is cancelled before a permit is taken; `body` then does not run
    */
   def withPermit[T](body: => T)(using Async): T =
     take("Semaphore.withPermit")

@@ -9,16 +9,16 @@ import scala.util.{Failure, Success, Try}
  * A template for a runnable future: `run` starts a new `Future` of `body` each time it is called,
  * so a task is a value that can be run many times (it is referentially transparent).
  *
- * A task may carry a [[TaskSchedule]] (`Task(g).schedule(TaskSchedule.Every(100)).run`); the
- * future it runs then repeats the body as the schedule says, and ends with the value the table
- * in [[TaskSchedule]] gives.
- *
- * ==Algorithm==
- * One fiber runs the whole schedule: a loop that runs the body in a nested scope (futures it
- * starts are finished before the next run), decides from the outcome and the run count whether
- * to stop, and otherwise [[sleep]]s for the pause, on the shared timer thread. Cancellation
- * interrupts the run or the pause; the loop also checks for it between runs, so a cancelled
- * task never starts another run.
+ * A task may carry a [[TaskSchedule]]; the future it runs then repeats the body as the schedule
+ * says, and ends with the value the table in [[TaskSchedule]] gives:
+ * {{{
+ * Async.blocking:
+ *   val poller = Task(pollQueue()).schedule(TaskSchedule.Every(1.second, maxRepetitions = 10)).run
+ *   ...
+ *   poller.cancel() // or let the scope's end cancel it
+ * }}}
+ * A task started in a scope is a future of that scope: the scope's end cancels it like any
+ * other. For retrying one call until it succeeds, [[retry]] is simpler.
  *
  * @param body
  *   the computation
@@ -26,6 +26,11 @@ import scala.util.{Failure, Success, Try}
  *   the repetition, or `None` to run once
  */
 class Task[+T](val body: Async ?=> T, val taskSchedule: Option[TaskSchedule] = None):
+  // The algorithm. One fiber runs the whole schedule: a loop that runs the body in a nested scope
+  // (futures it starts are finished before the next run), decides from the outcome and the run
+  // count whether to stop, and otherwise `sleep`s for the pause, on the shared timer thread.
+  // Cancellation interrupts the run or the pause; the loop also checks for it between runs, so a
+  // cancelled task never starts another run.
 
   /** Starts the task as a new future in the current scope. */
   def run(using Async): Future[T] = taskSchedule match

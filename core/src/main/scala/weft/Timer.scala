@@ -11,19 +11,13 @@ type TimerRang = Boolean
 
 /**
  * A one-shot timer that starts counting when [[start]] is called; a [[Source]] of [[TimerRang]].
+ * Most code wants [[Timer]], which starts at once, or [[sleep]] and [[withTimeout]], which
+ * manage their timer themselves.
  *
  * After [[start]], the timer rings once `duration` has elapsed and offers `true` to every
  * listener, then and forever after (like a completed future). [[cancel]] before it rings makes it
- * offer `false` instead and frees its scheduler entry at once. Either outcome is final.
- *
- * ==Algorithm==
- * One volatile field, changed by compare-and-set: a `List` of waiting listeners while pending, or
- * a `java.lang.Boolean` once rung or cancelled. Ringing and cancelling race by CAS; the winner
- * offers its value to the listeners of the list it replaced. No thread is used per timer: `start`
- * schedules one task on the single timer thread of `weft.runtime` (a heap of delayed tasks).
- * `start` publishes the scheduler handle and then re-reads the state, while `cancel` sets the
- * state and then reads the handle, so whichever runs second cancels the scheduled task: a
- * cancelled timer never stays in the scheduler.
+ * offer `false` instead and frees its entry in the timer queue at once. Either outcome is final.
+ * No thread is used per timer: all timers share one scheduler thread.
  *
  * @param duration
  *   the delay, at least zero
@@ -32,6 +26,14 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
     extends OriginalSource[TimerRang],
       Cancellable:
   import StartableTimer.*
+
+  // One volatile field, changed by compare-and-set: a `List` of waiting listeners while
+  // pending, or a `java.lang.Boolean` once rung or cancelled. Ringing and cancelling race by
+  // CAS; the winner offers its value to the listeners of the list it replaced. `start` schedules
+  // one task on the single timer thread of `weft.runtime` (a heap of delayed tasks), publishes
+  // the scheduler handle and then re-reads the state, while `cancel` sets the state and then
+  // reads the handle, so whichever runs second cancels the scheduled task: a cancelled timer
+  // never stays in the scheduler.
 
   require(duration.length >= 0, s"a timer's delay must be >= 0, got $duration")
 
@@ -130,10 +132,27 @@ object StartableTimer:
     FiniteDuration(millis, MILLISECONDS)
 
 /**
- * A timer that starts counting at its creation: `Async.await(Timer(1000))` waits one second and
- * returns `true` (or `false` if the timer was cancelled meanwhile). Usable in `Async.race` and
- * `Async.select` like any source. Cancel timers you no longer need, to free their scheduler
- * entry (or use [[sleep]], which does).
+ * A timer that starts counting at its creation: `Async.await(Timer(1.second))` waits one second
+ * and returns `true` (or `false` if the timer was cancelled meanwhile). A plain number is
+ * milliseconds: `Timer(1000)` is `Timer(1.second)`.
+ *
+ * A timer is a source like any other, usable in `Async.race`, `Async.either` and as a case of
+ * `Async.select` (`timer ~~> handler`), to bound how long the other cases may take. Nothing
+ * cancels it when another case wins: it stays in the timer queue until its time comes (it then
+ * rings for nobody, harmlessly). In a loop, or with long timers, that is many pending entries,
+ * so cancel a timer once the select is over; `try`/`finally` does it on every path:
+ * {{{
+ * val timer = Timer(1.second)
+ * try
+ *   Async.select(
+ *     orders.canRead ~~> (o => s"got ${o.get}"),
+ *     timer ~~> (_ => "no order within a second")
+ *   )
+ * finally timer.cancel() // frees the entry now; does nothing if the timer rang
+ * }}}
+ * `Resource(Timer(d), _.cancel()).use(timer => ...)` is the same as a value. To bound a whole
+ * block rather than one select, [[withTimeout]] and [[withTimeoutOption]] create and cancel
+ * their timer themselves; to wait, [[sleep]] does.
  *
  * @param duration
  *   the delay, at least zero

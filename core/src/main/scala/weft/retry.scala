@@ -7,7 +7,14 @@ import scala.util.control.NonFatal
 
 /**
  * A retry policy: how many failures to tolerate, how long to pause before each new attempt, and
- * which failures to retry. Run code under it with [[retry]].
+ * which failures to retry. Run code under it with [[retry]]:
+ * {{{
+ * val policy = Retry(3, delay = Retry.Delay.Exponential(initial = 10.millis, max = 1.second))
+ * val page = retry(policy)(fetch(url)) // up to 4 attempts: pauses of 10, 20, 40 ms between
+ * }}}
+ * Unless given, there is no pause (`Delay.None`), no jitter, and every non-fatal failure is
+ * retried: give a delay when the failure may last (a service that is down), or the retries come
+ * back to back.
  *
  * `maxRetries = n`: the body runs once, and is retried at most `n` times after failures (so at
  * most `n + 1` attempts); the last failure is thrown. `Retry(0)` does not retry, as ox's

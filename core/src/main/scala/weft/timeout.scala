@@ -6,9 +6,10 @@ import scala.concurrent.duration.FiniteDuration
 /**
  * Runs `body` with a time limit: its value, or `None` if `timeout` elapses first.
  *
- * `body` runs on a new fiber in a nested scope, raced against a [[Timer]]. If the timer wins,
- * the body is cancelled (its fiber interrupted, the futures it started cancelled) and this
- * returns only after the body's fiber has finished, so nothing of it outlives the call. A body
+ * `body` runs on a new virtual thread in a nested scope, raced against a [[Timer]]. If the
+ * timer wins, the body is cancelled (its thread interrupted, the futures it started cancelled)
+ * and this returns only after the body's thread has finished, so nothing of it outlives the
+ * call. A body
  * that finishes first returns `Some(value)`, or throws its exception.
  *
  * A value is never discarded: if the body produced it although the time was up (it returned
@@ -53,7 +54,7 @@ def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T
 
 /**
  * Runs `body` with a time limit: its value, or a `TimeoutException` if `timeout` elapses first
- * (the body is then cancelled and its fiber finished before this throws). See
+ * (the body is then cancelled and its thread finished before this throws). See
  * [[withTimeoutOption]] for the details.
  *
  * @throws java.util.concurrent.TimeoutException

@@ -60,9 +60,21 @@ trait ReadableChannel[T]:
 /**
  * A channel: values sent on it are read by exactly one reader each, in order per sender.
  *
+ * {{{
+ * Async.blocking:
+ *   val jobs = BufferedChannel[Int](8)
+ *   val producer = Future:
+ *     for i <- 1 to 5 do jobs.send(i)
+ *     jobs.close()
+ *   // read until closed and drained: read() is a Try, Failure(ChannelClosedException) at the end
+ *   Iterator.continually(jobs.read()).takeWhile(_.isSuccess).map(_.get).sum // 15
+ * }}}
+ *
  * `close()` is idempotent: it fails every waiting sender (and later sends) with
  * [[ChannelClosedException]]; readers first drain the values already buffered, then read
- * `Failure(ChannelClosedException)`.
+ * `Failure(ChannelClosedException)`. For several consumers that each need every value, see
+ * [[ChannelMultiplexer]]; to wait on several channels at once, `Async.select` over their
+ * `canRead` and `sendSource` sources.
  */
 trait Channel[T] extends SendableChannel[T], ReadableChannel[T], java.io.Closeable:
 

@@ -5,23 +5,55 @@ import scala.util.{Failure, Success, Try}
 import weft.{Async, Promise}
 
 /**
- * Copies every value read from its publishers to every subscriber.
+ * Copies every value read from its publishers to every subscriber: a broadcast, where a plain
+ * channel gives each value to one reader only.
+ *
+ * {{{
+ * Async.blocking:
+ *   val mux = ChannelMultiplexer[String]()
+ *   val news = UnboundedChannel[String]()
+ *   val alice = UnboundedChannel[Try[String]]()
+ *   mux.addPublisher(news)
+ *   mux.addSubscriber(alice)
+ *   Future(mux.run()) // copies until mux.close() or the scope's end
+ *   news.send("hello")
+ *   alice.read().flatten // Success("hello")
+ * }}}
  *
  * For an unchanging set of publishers and subscribers, with the multiplexer the only reader of
  * the publishers, every subscriber receives exactly the values sent by the publishers, all in
  * the same order; values of one publisher keep their order. The copying runs in [[run]], which
- * the owner calls inside a scope (typically `Future(mux.run())`).
+ * the owner calls inside a scope (typically `Future(mux.run())`). A slow subscriber slows every
+ * subscriber: `run` hands each value to each subscriber in turn, waiting for room, so give
+ * subscribers a buffer.
  *
+ * ==Why subscribers are channels of `Try[T]`==
+ * [[close]] must tell each subscriber that no more values will come without closing its
+ * channel, which the user owns (it may have other senders, or outlive the multiplexer): so it
+ * sends a `Failure(ChannelClosedException)` in it. A subscriber's `read()` is therefore a
+ * `Try[Try[T]]`: the outer `Try` says whether the subscriber channel itself is closed, the
+ * inner one whether the multiplexer is. `read().flatten` merges the two into the `Try[T]` of
+ * any channel, `Failure(ChannelClosedException)` meaning "no more values" in both cases, so the
+ * reading loop of a plain channel works unchanged:
+ * {{{
+ * Iterator.continually(alice.read().flatten).takeWhile(_.isSuccess).map(_.get)
+ * }}}
+ *
+ * ==Closing==
  * [[close]] ends [[run]] at once, even while it waits to deliver a value to a slow subscriber
  * (that subscriber then does not get the value), and makes every subscriber that can take it
  * without waiting (room in its buffer, or a reader waiting) receive
  * `Failure(ChannelClosedException)`; it closes neither publishers nor subscribers. A publisher
  * that is closed is removed (its closing is not forwarded); a subscriber that is closed is
- * removed.
+ * removed. Cancelling the future that runs [[run]] (for example at the end of its scope) ends it
+ * too, without the closing notices.
  */
 trait ChannelMultiplexer[T] extends java.io.Closeable:
 
-  /** Reads publishers and copies to subscribers until [[close]]; suspends while idle. */
+  /**
+   * Reads publishers and copies to subscribers until [[close]] (or until its future is
+   * cancelled); suspends while idle. Call it once, in its own future.
+   */
   def run()(using Async): Unit
 
   /** Starts reading `c` (takes effect at the next value). */
@@ -30,7 +62,11 @@ trait ChannelMultiplexer[T] extends java.io.Closeable:
   /** Stops reading `c`. */
   def removePublisher(c: ReadableChannel[T]): Unit
 
-  /** Starts copying values to `c`. */
+  /**
+   * Starts copying values to `c` (from the next value read). `c` receives `Success(value)` for
+   * each value and, at [[close]], `Failure(ChannelClosedException)`: read it with
+   * `c.read().flatten` (see the trait comment).
+   */
   def addSubscriber(c: SendableChannel[Try[T]]): Unit
 
   /** Stops copying values to `c`. */

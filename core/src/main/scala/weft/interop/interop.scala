@@ -8,6 +8,13 @@ import weft.{CoreFuture, Future, Listener}
 /**
  * Conversions between weft futures and `scala.concurrent.Future` / `CompletableFuture`.
  *
+ * {{{
+ * import weft.interop.*
+ * Async.blocking:
+ *   val user = httpClient.sendAsync(request, handler).asWeft.await // a CompletableFuture
+ *   val total: scala.concurrent.Future[Int] = Future(40 + 2).asScala // for a Scala API
+ * }}}
+ *
  * Cancellation: a `CompletableFuture` can be cancelled, so cancelling either side of a
  * `CompletableFuture` conversion cancels the other. A `scala.concurrent.Future` cannot be
  * cancelled: cancelling its weft view completes the view only; the Scala computation goes on.

@@ -19,7 +19,7 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  *
  * ==Guarantees==
  *   - Per-key FIFO: a key's tasks run in the order of their submission (program order from one
- *     fiber; one consistent linear order across fibers), never two at a time.
+ *     thread; one consistent linear order across threads), never two at a time.
  *   - Independence: a slow or blocked task delays only later tasks of its own key.
  *   - A failing task fails only its own future (or `run` call); the key's next tasks run.
  *   - Cancelling a pending task's future removes it without running it; cancelling a running
@@ -28,13 +28,15 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  *     [[activeKeys]]). At most `maxPendingPerKey` tasks wait behind a key's running task; a
  *     further `run`/`submit` waits for room (backpressure): tasks are never dropped.
  *
- * ==How it works==
- * A key with queued or running tasks has an entry in a lock-free map; tasks that come while one
- * is in flight queue behind it, and when the key runs dry its entry leaves the map, so idle keys
- * cost nothing. `run` on an idle key runs the body at once on the caller's own fiber (no
- * hand-off at all); `submit` hands the task to an elastic pool of virtual threads. A body that
- * blocks therefore blocks one virtual thread only. (The algorithm, for maintainers: the files of
- * `weft.keyed.internal` and ADR 0004.)
+ * ==Where bodies run==
+ * `run` on an idle key runs the body at once on the caller's own thread (no hand-off); otherwise,
+ * and for `submit`, a body runs on a worker: a virtual thread of a pool that grows with the work
+ * and shrinks when idle (a worker waits [[Sequentially.DefaultIdleWorkerKeepAlive]], 1 second,
+ * before it exits). A body that blocks therefore blocks one virtual thread only.
+ *
+ * ==Defaults==
+ * `Sequentially[K]()` lets at most 1024 tasks ([[Sequentially.DefaultMaxPendingPerKey]]) wait
+ * behind a key's running task; `Sequentially[K](maxPendingPerKey = n)` changes it.
  *
  * ==Lifecycle==
  * Created inside a scope (`Async.blocking`, `Async.group`, a future's body), it belongs to it:
@@ -53,6 +55,11 @@ import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, Worker
  */
 final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long, scope: Async)
     extends Cancellable:
+  // How it works. A key with queued or running tasks has an entry in a lock-free map
+  // (`KeyTable`); tasks that come while one is in flight queue behind it (a `Lane`), and when the
+  // key runs dry its entry leaves the map, so idle keys cost nothing. `run` on an idle key runs
+  // the body on the caller's fiber; `submit` hands the task to the elastic `WorkerPool`. The
+  // algorithm is explained in the files of `weft.keyed.internal` and in ADR 0004.
 
   private val lanes = KeyTable[K]()
   private val retired = DeadEntries(entry => lanes.remove(entry))
@@ -62,12 +69,12 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
 
   /**
    * Runs `body` after every earlier task of `key` and returns its value, or throws its
-   * exception. On an idle key the body runs at once on the caller's fiber; otherwise the caller
+   * exception. On an idle key the body runs at once on the caller's thread; otherwise the caller
    * waits for its turn (and, if the key's queue is full, for room in it first).
    *
    * If the caller is cancelled while waiting, its task is cancelled (interrupted if running)
    * within the caller's `cancel()`: a task still queued then never runs. A body running inline
-   * on the caller's fiber is never pending: cancelling the caller interrupts it. A caller
+   * on the caller's thread is never pending: cancelling the caller interrupts it. A caller
    * already cancelled gets a `CancellationException` and its body does not run. Futures
    * started by `body` are cancelled and joined when it ends.
    *
@@ -98,7 +105,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
     finally task.unlink()
 
   /**
-   * Queues `body` to run after every earlier task of `key`, on a worker fiber, and returns the
+   * Queues `body` to run after every earlier task of `key`, on a worker thread, and returns the
    * future of its result. Waits only while the key's queue is full (backpressure).
    *
    * Cancelling the future removes a pending task without running it, or interrupts a running
@@ -161,7 +168,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    */
   private[keyed] def retainedLanes: Int = lanes.retained
 
-  /** The number of worker fibers alive (busy, searching or idle): for tests and monitoring. */
+  /** The number of worker threads alive (busy, searching or idle): for tests and monitoring. */
   def workerCount: Int = pool.liveWorkers
 
   private def checkKey(key: K): Unit =
@@ -249,19 +256,24 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
 /** Creating a [[Sequentially]]. */
 object Sequentially:
 
-  /** The default bound on the tasks waiting behind a key's running task. */
+  /**
+   * The default bound on the tasks waiting behind a key's running task: 1024. Beyond it, `run`
+   * and `submit` for that key wait for room (backpressure); other keys are not affected.
+   */
   val DefaultMaxPendingPerKey: Int = 1024
 
-  /** The default time an idle worker fiber waits for work before it exits. */
+  /** The default time an idle worker thread waits for work before it exits: 1 second. */
   val DefaultIdleWorkerKeepAlive: FiniteDuration = 1.second
 
   /**
    * A new executor belonging to the current scope (see the class comment).
    *
    * @param maxPendingPerKey
-   *   how many tasks may wait behind a key's running task before `run`/`submit` wait (>= 1)
+   *   how many tasks may wait behind a key's running task before `run`/`submit` wait (>= 1;
+   *   1024 unless given)
    * @param idleWorkerKeepAlive
-   *   how long an idle worker fiber is kept for reuse before it exits (>= 0)
+   *   how long an idle worker thread is kept for reuse before it exits (>= 0; 1 second unless
+   *   given)
    * @throws IllegalArgumentException
    *   if a parameter is out of range
    */

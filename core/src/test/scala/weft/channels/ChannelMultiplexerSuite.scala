@@ -54,6 +54,25 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       sub.send(Success(3)) // the subscriber too
       assertEquals(sub.read(), Success(Success(3)))
 
+  test("read().flatten reads a subscriber as a plain channel: values, then the end"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val pub = BufferedChannel[Int](1)
+      val endedByMux = UnboundedChannel[Try[Int]]()
+      val endedByItsOwner = UnboundedChannel[Try[Int]]()
+      mux.addPublisher(pub); mux.addSubscriber(endedByMux); mux.addSubscriber(endedByItsOwner)
+      val runner = Future(mux.run())
+      for i <- 1 to 3 do pub.send(i)
+      def loop(c: ReadableChannel[Try[Int]]) =
+        Iterator.continually(c.read().flatten).takeWhile(_.isSuccess).map(_.get).toList
+      val viaMux = Future(loop(endedByMux))
+      assertEquals((1 to 3).map(_ => endedByItsOwner.read().flatten), (1 to 3).map(Success(_)))
+      endedByItsOwner.close()
+      assertEquals(loop(endedByItsOwner), Nil) // its own close: Failure(ChannelClosedException)
+      mux.close()
+      runner.await
+      assertEquals(viaMux.await, List(1, 2, 3)) // the multiplexer's close ended the loop
+
   // The subscriber is a rendezvous channel that nobody reads: delivering to it never ends.
   test("close ends run while it is delivering to a subscriber that never reads"):
     Async.blocking:

@@ -89,7 +89,7 @@ class ChannelsGuideSuite extends munit.FunSuite:
       mux.addSubscriber(bob)
       val copying = Future(mux.run()) // until mux.close() or the scope's end
       news.send("weft 0.1 is out")
-      val copies = (alice.read().get, bob.read().get) // each subscriber gets its own copy
+      val copies = (alice.read().flatten, bob.read().flatten) // each gets its own copy
       mux.close()
       copies
     // end

@@ -24,21 +24,13 @@ import weft.runtime.AsyncSupport
  * }}}
  *
  * ==Where operations run==
- * Operations call a blocking `FileChannel` (ADR 0002). A transfer of more than
- * [[File.InPlaceLimit]] bytes, or any transfer on a stream (a file that cannot seek: a pipe, a
- * FIFO, a terminal; those may wait indefinitely), runs on its own virtual thread and the call
- * returns at once (see [[IOTask]]). A smaller transfer on a seekable file runs in place, on the
- * caller, and returns a completed future: it takes microseconds, less than a handoff to another
- * thread would cost, and a regular file never makes it wait indefinitely (POSIX `poll` reports
- * regular files always ready for the same reason). Either way the result is the future's.
- *
- * The first transfer tells the two kinds apart at no extra cost ([[FileKind]]): on a seekable
- * file `File` keeps the file position itself and transfers with positional calls, which
- * streams refuse at once. Seekable files are regular files, block devices and most character
- * devices, which is the limitation: a seekable device whose reads wait for events (`/dev/kmsg`,
- * an input device) has its small transfers run in place, where the caller waits for the event
- * and a cancellation cannot stop it. (`/proc/kmsg` is such a file that `stat` calls regular, so
- * no cheap test is exact.)
+ * A transfer of more than [[File.InPlaceLimit]] bytes, or any transfer on a stream (a file that
+ * cannot seek: a pipe, a FIFO, a terminal; those may wait indefinitely), runs on its own virtual
+ * thread and the call returns at once. A smaller transfer on a seekable file runs on the caller
+ * and returns a completed future: it takes microseconds, less than a hand-off to another thread
+ * would cost. Either way the result is the future's. Limitation: a seekable device whose reads
+ * wait for events (`/dev/kmsg`, an input device) has its small transfers run on the caller,
+ * where the caller waits for the event and a cancellation cannot stop it.
  *
  * Relative operations ([[read]], [[write]], [[readString]], [[writeString]]) use and advance
  * the file position, which starts at 0 when the file is opened, so start one only after the
@@ -65,6 +57,17 @@ import weft.runtime.AsyncSupport
  *   the file's path (not empty)
  */
 final class File(val path: String) extends IOResource:
+  // Where operations run. Operations call a blocking `FileChannel` (ADR 0002); a transfer that
+  // may wait runs on its own virtual thread (`IOTask`). POSIX `poll` reports regular files
+  // always ready, for the reason small transfers run in place here: a regular file never makes
+  // a transfer wait indefinitely. The first transfer tells seekable files and streams apart at
+  // no extra cost (`FileKind`): on a seekable file `File` keeps the file position itself and
+  // transfers with positional calls, which streams refuse at once. Seekable files are regular
+  // files, block devices and most character devices, hence the limitation of the class comment
+  // (`/proc/kmsg` is such a file that `stat` calls regular, so no cheap test is exact). Large
+  // heap buffers are transferred in chunks, and strings encoded and decoded piece by piece, by
+  // `FileTransfer` (why: its header comment).
+
   require(path != null && path.nonEmpty, "File path must not be empty")
 
   private val channelRef = AtomicReference[FileChannel | Null](null)
@@ -91,7 +94,8 @@ final class File(val path: String) extends IOResource:
   /**
    * Opens the file with `options` (none means `READ`), as `FileChannel.open` does.
    * @return
-   *   this file
+   *   this file, for `val f = File(path).open(...)`; where you keep the file in a `val` already,
+   *   `f.open(...): Unit` says the result is ignored (and keeps `-Wnonunit-statement` quiet)
    * @throws java.nio.file.NoSuchFileException
    *   if the file does not exist and `CREATE` is not given
    * @throws java.lang.IllegalStateException
@@ -146,7 +150,7 @@ final class File(val path: String) extends IOResource:
   /**
    * Reads into `buffer` from the file position, as one POSIX `read` (it may read fewer bytes
    * than `buffer.remaining`: at the end of the file, or on a pipe with nothing more for now),
-   * and advances the position. A large heap buffer is filled in chunks ([[FileTransfer]]).
+   * and advances the position.
    * @return
    *   a future of the number of bytes read, or `-1` at the end of the file
    */
@@ -166,8 +170,7 @@ final class File(val path: String) extends IOResource:
    * are kept and decoded at the start of the next `readString`, so reading a file in pieces
    * gives the same text as reading it whole. An empty string means the end of the file: a piece
    * that would hold only part of a character reads on until it is complete (a few bytes past
-   * `size`, for `size` smaller than a character). The bytes go into a reused array no larger than what is left of
-   * a seekable file, then into the string ([[FileTransfer.readString]]).
+   * `size`, for `size` smaller than a character).
    * @throws IllegalArgumentException
    *   if `size` is negative
    */
@@ -193,7 +196,7 @@ final class File(val path: String) extends IOResource:
   /**
    * Encodes `s` with `charset` (what it cannot encode becomes the charset's replacement, as with
    * `String.getBytes`) and writes it all at the file position. A long string is encoded and
-   * written piece by piece ([[FileTransfer.writeString]]).
+   * written piece by piece, so it needs no second copy of itself in bytes.
    * @return
    *   a future of the number of bytes written
    */

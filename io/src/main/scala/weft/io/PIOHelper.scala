@@ -1,6 +1,6 @@
 package weft.io
 
-import java.nio.file.StandardOpenOption
+import java.nio.file.{Path, StandardOpenOption}
 import scala.concurrent.duration.{Duration, FiniteDuration}
 import weft.Async
 
@@ -19,11 +19,18 @@ import weft.Async
  */
 object PIOHelper:
 
-  /** Opens `path` with `options` (none: `READ`), runs `f`, closes the file. */
+  /**
+   * Opens `path` with `options` (none: `READ`), runs `f`, closes the file. Opening fails as
+   * [[File.open]] does (e.g. `NoSuchFileException` without `CREATE`).
+   */
   def withFile[T](path: String, options: StandardOpenOption*)(f: File => T): T =
     val file = File(path).open(options*)
     try f(file)
     finally file.close()
+
+  /** As [[withFile]] with a `String`, for a `java.nio.file.Path`. */
+  def withFile[T](path: Path, options: StandardOpenOption*)(f: File => T): T =
+    withFile(path.toString, options*)(f)
 
   /** Opens an unbound UDP socket, runs `f`, closes the socket. */
   def withSocketUDP[T]()(f: SocketUDP => T): T =
@@ -52,16 +59,22 @@ object PIOHelper:
     finally c.close()
 
   /**
-   * Binds a TCP server to `host:port` (0: ephemeral) with room for `backlog` connections not
-   * yet accepted, runs `f`, closes the server.
+   * Binds a TCP server to `host:port` (0: ephemeral), runs `f`, closes the server. The options
+   * are those of [[TcpServer.bind]]: the host defaults to the loopback address `127.0.0.1` (bind
+   * `"0.0.0.0"` to accept connections from other machines); the backlog, the queue of
+   * connections not yet accepted, to 4096 (the kernel may cap it lower: `net.core.somaxconn` on
+   * Linux); accepted connections get `readTimeout` (zero, the default: reads wait without limit)
+   * and a read buffer of `bufferSize` bytes (8 KiB).
    */
   def withTcpServer[T](
       port: Int,
       host: String = "127.0.0.1",
-      backlog: Int = TcpServer.DefaultBacklog
+      backlog: Int = TcpServer.DefaultBacklog,
+      readTimeout: FiniteDuration = Duration.Zero,
+      bufferSize: Int = TcpConnection.DefaultBufferSize
   )(
       f: TcpServer => T
   ): T =
-    val s = TcpServer.bind(port, host, backlog)
+    val s = TcpServer.bind(port, host, backlog, readTimeout, bufferSize)
     try f(s)
     finally s.close()

@@ -120,8 +120,8 @@ final class TcpConnection private[io] (
 
   /**
    * Reads up to the next `delimiter` and returns the bytes before it (flipped); the delimiter
-   * is consumed. Fails with `IOException` if no delimiter appears within `maxLength` bytes,
-   * with `EOFException` if the stream ends first.
+   * is consumed. Fails with `IOException` if no delimiter appears within `maxLength` bytes (64
+   * KiB unless given), with `EOFException` if the stream ends first.
    */
   def readUntil(delimiter: Array[Byte], maxLength: Int = TcpConnection.DefaultMaxLength)(using
       Async
@@ -130,7 +130,11 @@ final class TcpConnection private[io] (
     require(maxLength >= 0, s"readUntil needs maxLength >= 0, got $maxLength")
     readOp(scanUntil(delimiter, maxLength))
 
-  /** Reads a line ended by `"\r\n"` and decodes it as UTF-8 (see [[readUntil]]). */
+  /**
+   * Reads a line ended by `"\r\n"` (not returned) and decodes it as UTF-8; lines are limited
+   * to `maxLength` bytes, 64 KiB unless given (see [[readUntil]]). A peer that closes the
+   * connection fails the read with `EOFException`: the usual end of a server's read loop.
+   */
   def readLine(maxLength: Int = TcpConnection.DefaultMaxLength)(using Async): Future[String] =
     require(maxLength >= 0, s"readLine needs maxLength >= 0, got $maxLength")
     readOp:
@@ -138,28 +142,25 @@ final class TcpConnection private[io] (
       String(b.array, 0, b.limit(), StandardCharsets.UTF_8)
 
   /**
-   * Writes all the remaining bytes of `src`.
-   * @return
-   *   a future of the number of bytes written
+   * Writes all the remaining bytes of `src`; the future completes once the last byte is handed
+   * to the kernel. It holds no count: a TCP write is whole or fails, so `conn.write(b).await`
+   * is a statement with nothing to discard (a [[File.write]] keeps its POSIX-style count).
    */
-  def write(src: ByteBuffer)(using Async): Future[Int] =
+  def write(src: ByteBuffer)(using Async): Future[Unit] =
     writeOp:
-      var n = 0
-      while src.hasRemaining do n += channel.write(src)
-      n
+      while src.hasRemaining do
+        val _ = channel.write(src)
 
   /**
    * Writes all the remaining bytes of `srcs`, in order, with gathering writes (a header, a
-   * payload and a trailer need no copy into one buffer).
-   * @return
-   *   a future of the number of bytes written
+   * payload and a trailer need no copy into one buffer). As [[write]], the future holds no
+   * count.
    */
-  def writeAll(srcs: ByteBuffer*)(using Async): Future[Long] =
+  def writeAll(srcs: ByteBuffer*)(using Async): Future[Unit] =
     val array = srcs.toArray
     writeOp:
-      var n = 0L
-      while array.exists(_.hasRemaining) do n += channel.write(array)
-      n
+      while array.exists(_.hasRemaining) do
+        val _ = channel.write(array)
 
   override def toString: String =
     s"TcpConnection($describe, ${if isOpened then "open" else "closed"})"
@@ -284,14 +285,22 @@ object TcpConnection:
   private val CRLF = Array[Byte]('\r', '\n')
 
   /**
-   * Connects to `host:port`.
+   * Connects to `host:port`. By default there is no timeout of weft's own (the connect waits as
+   * long as the system does, a read as long as it takes), the read buffer starts at 8 KiB, and
+   * `TCP_NODELAY` is on.
+   *
+   * {{{
+   * Async.blocking:
+   *   val c = TcpConnection.connect("127.0.0.1", 11211, connectTimeout = 1.second).await
+   *   try ... finally c.close() // or PIOHelper.withTcpConnection, which closes it
+   * }}}
    *
    * @param connectTimeout
-   *   how long to wait for the connection; zero waits as long as the system does
+   *   how long to wait for the connection; zero (the default) waits as long as the system does
    * @param readTimeout
-   *   how long any one read may wait for data; zero waits forever
+   *   how long any one read may wait for data; zero (the default) waits forever
    * @param bufferSize
-   *   the initial size of the read buffer
+   *   the initial size of the read buffer (8 KiB unless given; it grows for a long record)
    * @param noDelay
    *   `TCP_NODELAY` (on by default: request/response protocols want small writes sent now)
    * @return

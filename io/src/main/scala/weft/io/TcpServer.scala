@@ -70,19 +70,25 @@ object TcpServer:
    * The default queue length for connections not yet accepted: 4096, the usual Linux cap
    * (`net.core.somaxconn`; the kernel lowers a larger request to it). A short queue makes a burst
    * of a few hundred connects stall: the kernel drops the excess SYNs and the clients retry
-   * after a second (`TcpSuite`, "a burst of connects beyond the old backlog of 128").
+   * after a second.
    */
+  // With 128, a burst of 200 connects stalled about a second. TcpBacklogSuite reads the backlog
+  // the kernel holds (with `ss`), by default and as given to bind and PIOHelper.withTcpServer.
   val DefaultBacklog: Int = 4096
 
   /**
    * Binds a server to `host:port` (`port` 0: an ephemeral port, see [[TcpServer.localPort]]).
    *
+   * @param host
+   *   the address to listen on: `127.0.0.1` unless given, so only this machine can connect;
+   *   `"0.0.0.0"` listens on every interface
    * @param backlog
-   *   the queue length for connections not yet accepted ([[DefaultBacklog]] unless given)
+   *   the queue length for connections not yet accepted: 4096 ([[DefaultBacklog]]) unless given,
+   *   lowered by the kernel to its cap (`net.core.somaxconn` on Linux)
    * @param readTimeout
-   *   the read timeout of accepted connections (zero: none)
+   *   the read timeout of accepted connections; zero (the default) waits forever
    * @param bufferSize
-   *   the read buffer size of accepted connections
+   *   the initial read buffer size of accepted connections: 8 KiB unless given
    * @throws java.net.BindException
    *   if the address is taken
    * @throws java.net.UnknownHostException

@@ -27,7 +27,7 @@ class IoGuideSuite extends munit.FunSuite:
         val clients = (1 to 100).map: i =>
           Future:
             PIOHelper.withTcpConnection("127.0.0.1", server.localPort): c =>
-              c.write(line(s"hello $i")).await: Unit // the future holds the bytes written
+              c.write(line(s"hello $i")).await // a Future[Unit]: the whole buffer, or a failure
               c.readLine().await
         clients.awaitAll // Seq(hello 1, ..., hello 100)
     // the scope's end cancelled the accept loop and every connection's future

@@ -85,14 +85,14 @@ class TcpSuite extends munit.FunSuite:
           val writer = Future(c.write(bytes(payload)).await)
           val in = ByteBuffer.allocateDirect(payload.length)
           c.readFully(in).await
-          assertEquals(writer.await, payload.length)
+          writer.await
           assertEquals(str(in.flip()), payload)
 
   test("writeAll sends several buffers in order"):
     Async.blocking:
       withServer(echo): port =>
         PIOHelper.withTcpConnection("127.0.0.1", port): c =>
-          assertEquals(c.writeAll(bytes("set k 0 0 3\r\n"), bytes("abc"), bytes("\r\n")).await, 18L)
+          c.writeAll(bytes("set k 0 0 3\r\n"), bytes("abc"), bytes("\r\n")).await
           assertEquals(c.readLine().await, "set k 0 0 3")
           assertEquals(c.readLine().await, "abc")
 

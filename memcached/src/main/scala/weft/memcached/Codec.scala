@@ -3,9 +3,19 @@ package weft.memcached
 import java.nio.charset.StandardCharsets.UTF_8
 
 /**
- * How values of type `T` are stored: bytes plus the 32-bit client flags.
+ * How values of type `T` are stored: bytes plus the 32-bit client flags. `client.put(key, v)`
+ * and `client.fetch[T](key)` find the codec as a `given`; `String` (UTF-8) and `Array[Byte]`
+ * have one.
  *
  * There is no default Java serialisation: a codec writes bytes the application chose.
+ * {{{
+ * given Codec[Long] with
+ *   def encode(value: Long) = (value.toString.getBytes(UTF_8), 0)
+ *   def decode(hit: Hit) = hit.string.toLong
+ *
+ * client.put("visits", 42L)
+ * client.fetch[Long]("visits") // Some(42)
+ * }}}
  */
 trait Codec[T]:
 

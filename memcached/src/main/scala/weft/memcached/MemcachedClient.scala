@@ -22,9 +22,12 @@ import weft.{Async, CompletionGroup, Future, Resource, await}
  * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
  * would misread are refused at the call (a bad storage line desynchronises a 1.6 server).
  *
- * The client owns fibers (one supervisor per node, a reader and a writer per connection): it
- * is a [[Resource]], and [[close]] fails pending calls with [[ClientClosed]] and joins them.
- * Host names are resolved once, when the client starts.
+ * The client runs virtual threads of its own (a few per server, in the scope that opened it),
+ * so open it as a [[Resource]] (`MemcachedClient.resource(config).use`) or with
+ * `MemcachedClient.open(config)`, which ties it to the current scope; [[close]] fails pending
+ * calls with [[ClientClosed]] and joins its threads. Host names are resolved once, when the
+ * client starts. The defaults (a 1 second deadline per call, fail fast when a server is down,
+ * Ketama placement as spymemcached's) are listed in [[MemcachedConfig]].
  */
 final class MemcachedClient private (
     val config: MemcachedConfig,
@@ -73,14 +76,31 @@ final class MemcachedClient private (
 
   // ---- writes
 
-  /** Stores `value` under `key`. */
+  /**
+   * Stores `value` under `key`, whatever was there. Returns once the server has stored it: an
+   * unconditional store has no other outcome, so there is no [[StoreResult]] to look at (and
+   * `client.set(k, v)` is a plain statement under `-Wnonunit-statement`). A server that answers
+   * anything but "stored" fails the call with [[ServerError]].
+   *
+   * @param flags
+   *   the 32-bit client flags stored with the value (0 unless given)
+   * @param ttl
+   *   the time to live; zero (the default) means the item never expires. Up to 30 days it is
+   *   sent as relative seconds, beyond as an absolute time (the protocol's rule)
+   * @param deadline
+   *   the time the call may take (the config's `deadline` unless given)
+   */
   def set(
       key: String,
       value: Array[Byte],
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): StoreResult = store(StoreMode.Set, key, value, flags, ttl, 0L, deadline)
+  )(using Async): Unit =
+    store(StoreMode.Set, key, value, flags, ttl, 0L, deadline) match
+      case StoreResult.Stored => ()
+      case other =>
+        throw ServerError(s"set $key: the server answered $other to an unconditional store")
 
   /** Stores `value` under `key` only if there is no item. */
   def add(
@@ -122,13 +142,16 @@ final class MemcachedClient private (
     if cas == 0 then throw InvalidArgument("a CAS token is never 0")
     store(StoreMode.Set, key, value, flags, ttl, cas, deadline)
 
-  /** Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`). */
+  /**
+   * Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`): a [[set]], with its
+   * `ttl` (zero: never expires) and `deadline`.
+   */
   def put[T](
       key: String,
       value: T,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using codec: Codec[T])(using Async): StoreResult =
+  )(using codec: Codec[T])(using Async): Unit =
     val (bytes, flags) = codec.encode(value)
     set(key, bytes, flags, ttl, deadline)
 
@@ -307,7 +330,7 @@ object MemcachedClient:
     Resource(open(config), _.close())
 
   /**
-   * Opens a client whose fibers belong to the caller's scope: close it (or use [[resource]]);
+   * Opens a client whose threads belong to the caller's scope: close it (or use [[resource]]);
    * at the latest it stops when the scope ends. Waits for each node's first connection attempt
    * (a node that cannot be reached is down, and reconnected in the background).
    * @throws InvalidArgument

@@ -24,43 +24,55 @@ enum FailureMode:
   case Redistribute
 
 /**
- * The client's settings.
+ * The client's settings. Only the servers are required; every other setting has a default that
+ * suits a service talking to a memcached 1.6 cluster on its own network:
+ * {{{
+ * MemcachedConfig("127.0.0.1:11211")                                  // one server
+ * MemcachedConfig(Seq("cache1:11211", "cache2:11211"), deadline = 200.millis)
+ * }}}
+ * A setting out of range fails at construction with [[InvalidArgument]].
  *
  * @param servers
- *   `host:port` of each node; host names are resolved once, when the client starts
+ *   `host:port` of each node (at least one); host names are resolved once, when the client
+ *   starts
  * @param protocol
- *   meta (default) or classic text commands
+ *   the meta commands of memcached 1.6+ (the default), or the classic text commands for older
+ *   servers
  * @param locator
- *   how keys are placed on nodes (Ketama with spymemcached's node names by default)
+ *   how keys are placed on nodes: by default Ketama consistent hashing with spymemcached's node
+ *   names, so weft and spymemcached put a key on the same node
  * @param failureMode
- *   fail fast (default) or redistribute when a node is down
+ *   when a key's node is down: fail the call at once (the default), or redistribute
  * @param deadline
- *   the default time limit of a call
+ *   the time limit of a call unless the call gives its own: 1 second
  * @param connectTimeout
- *   the time limit of one connection attempt
+ *   the time limit of one connection attempt: 1 second
  * @param maxValueSize
- *   the largest value the client sends; the default fits the server's default 1 MiB item
- *   size with a 250-byte key (checked against the real server by `ValueLimitSuite`)
+ *   the largest value the client sends: 1 MiB minus 512 bytes, which fits the server's default
+ *   1 MiB item size with a 250-byte key (checked against the real server by `ValueLimitSuite`);
+ *   a larger value fails at the call with [[ValueTooLarge]]
  * @param maxReplyValueSize
- *   the largest data block accepted in a reply (a larger size is a desync)
+ *   the largest data block accepted in a reply (a larger size is a desync): 64 MiB
  * @param maxLineLength
- *   the longest reply line accepted
+ *   the longest reply line accepted: 8 KiB
  * @param maxQueued
- *   requests per node waiting to be written; past it calls fail with [[Overloaded]]
+ *   requests per node waiting to be written, 16384; past it calls fail at once with
+ *   [[Overloaded]]
  * @param maxInFlight
- *   requests per node written and not yet answered; the writer waits past it
+ *   requests per node written and not yet answered, 4096; the writer waits past it
  * @param livenessTimeout
- *   a connection whose oldest in-flight request has waited this long with no byte arriving is
- *   closed (its calls fail with [[ConnectionLost]]) and replaced
+ *   a connection whose oldest in-flight request has waited this long (2 seconds) with no byte
+ *   arriving is closed (its calls fail with [[ConnectionLost]]) and replaced
  * @param reconnectBase
- *   the first delay before reconnecting; doubled after each failure up to `reconnectMax`,
- *   each delay drawn between half and all of it (jitter)
+ *   the first delay before reconnecting, 20 ms; doubled after each failure up to
+ *   `reconnectMax`, each delay drawn between half and all of it (jitter)
  * @param reconnectMax
- *   the longest delay between reconnection attempts
+ *   the longest delay between reconnection attempts: 1 second
  * @param binaryKeys
- *   send keys in base64 (meta `b` flag): any string of up to 186 UTF-8 bytes is a key
+ *   send keys in base64 (meta `b` flag), so that any string of up to 186 UTF-8 bytes is a key;
+ *   off by default (keys are then ASCII without spaces or control characters, up to 250 bytes)
  * @param multiGetChunk
- *   keys per request when a multi-get is split
+ *   keys per request when a multi-get is split: 256
  */
 final case class MemcachedConfig(
     servers: Seq[String],

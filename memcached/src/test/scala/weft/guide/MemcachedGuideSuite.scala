@@ -15,7 +15,7 @@ class MemcachedGuideSuite extends munit.FunSuite:
     def greet(address: String): Option[String] =
       Async.blocking:
         MemcachedClient.resource(MemcachedConfig(address)).use: client =>
-          client.put("greeting", "hello", ttl = 1.hour): Unit // Stored; UTF-8, flags 0
+          client.put("greeting", "hello", ttl = 1.hour) // UTF-8, flags 0; returns once stored
           client.fetch[String]("greeting") // Some(hello)
     // end
     MemcachedServer.withServer(): server =>
@@ -28,7 +28,7 @@ class MemcachedGuideSuite extends munit.FunSuite:
         case Some(v) => v
         case None =>
           val v = compute
-          client.put(key, v, ttl = 10.minutes): Unit
+          client.put(key, v, ttl = 10.minutes)
           v
     catch case e: MemcachedException if e.retriable => compute // down, slow, overloaded
   // end

@@ -90,6 +90,23 @@ class FakeServerSuite extends munit.FunSuite:
           intercept[ServerError](first.await)
           intercept[ConnectionLost](second.await)
 
+  test("set and put return Unit once stored; any other answer to them is a ServerError"):
+    Async.blocking:
+      // answers "stored" to the key "ok" and "not stored" to any other; data lines get no answer
+      val picky = answering: l =>
+        if !l.startsWith("ms ") then null
+        else if l.split(' ')(1) == "ok" then s"HD ${opaque(l)}\r\n"
+        else s"NS ${opaque(l)}\r\n"
+      FakeServer.withFake(picky): fake =>
+        withClient(cfg(fake)): c =>
+          val stored: Unit = c.set("ok", b("v"))
+          assertEquals(stored, ())
+          c.put("ok", "v")
+          val e = intercept[ServerError](c.set("refused", b("v")))
+          assert(e.getMessage.contains("refused") && e.getMessage.contains("NotStored"), e)
+          intercept[ServerError](c.put("refused", "v"))
+          assertEquals(c.add("refused", b("v")), StoreResult.NotStored) // conditional: a result
+
   test("nothing at all: liveness closes the connection (ConnectionLost), then reconnects"):
     Async.blocking:
       FakeServer.withFake(answering(_ => null)): fake =>

@@ -14,7 +14,7 @@ class MultiGetSuite extends munit.FunSuite:
       using Async
   ): Unit =
     val writers = keys.grouped(keys.size / 16 + 1).toSeq.map: part =>
-      Future(part.foreach(k => assertEquals(c.set(k, value(k)), StoreResult.Stored)))
+      Future(part.foreach(k => c.set(k, value(k))))
     writers.foreach(_.await)
 
   /** Stores the keys `stored` selects, reads all `keys` in one multiget: exactly those hits. */
