@@ -3,12 +3,13 @@ package weft.runtime
 import java.util.concurrent.{ScheduledFuture, ScheduledThreadPoolExecutor, ThreadFactory, TimeUnit}
 
 /**
- * How computations are started, and where delayed work runs.
- *
- * The layers above use only this trait and [[Fiber]]; [[AsyncSupport.default]] is the JVM
- * implementation on virtual threads.
+ * How weft starts the threads of futures and runs timers: every `Async` context carries one
+ * (`summon[Async].support`). [[AsyncSupport.default]], virtual threads plus one shared timer
+ * thread, is the one weft ships and uses everywhere.
  */
 trait AsyncSupport:
+  // The layers above `weft.runtime` use only this trait and `Fiber`, so that another runtime can
+  // replace this package alone.
 
   /** Starts `body` on a new fiber and returns it. The fiber is started before this returns. */
   def start(body: Runnable): Fiber
