@@ -33,7 +33,10 @@ class LayersSuite extends munit.FunSuite:
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
-      "Cancellation"
+      "Cancellation",
+      "ForkHook",
+      "ForkLocal",
+      "UnobservedFailures"
     ),
     "futures" -> Set(
       "Future",
@@ -44,8 +47,16 @@ class LayersSuite extends munit.FunSuite:
       "futureOps",
       "PlatformWait"
     ),
-    // the object `Async` (its class `Async$`): the entry points, which start and join futures
-    "scopes" -> Set("Async$"),
+    // the object `Async` (its class `Async$`): the entry points, which start and join futures;
+    // beside it the other scopes: supervised ones, scope handles, watching groups
+    "scopes" -> Set(
+      "Async$",
+      "supervised",
+      "SupervisorGroup",
+      "Scope",
+      "WatchingGroup",
+      "ObservedResult"
+    ),
     "time and resources" -> Set(
       "Timer",
       "StartableTimer",
