@@ -80,7 +80,7 @@ lazy val core = (project in file("core"))
  */
 lazy val slf4j = (project in file("slf4j"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings)
+  .settings(testSettings, publicApiCheck)
   .settings(
     name := "weft-slf4j",
     libraryDependencies ++= Seq(

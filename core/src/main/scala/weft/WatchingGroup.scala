@@ -7,7 +7,7 @@ import scala.util.{Failure, Try}
  * A future that knows whether its result has been read: awaited, polled, or offered to a
  * listener other than a scope's own watcher. [[WatchingGroup]] reports the failures of futures
  * that say they were not read. A future that does not implement it counts as read (nothing is
- * reported for it): `CoreFuture` is to implement it (docs/adr/0013-supervision-and-scopes.md).
+ * reported for it): `CoreFuture` is to implement it (ADR 0013, docs/adr).
  */
 private[weft] trait ObservedResult:
 
@@ -50,6 +50,13 @@ private[weft] class WatchingGroup(
 
 private[weft] object WatchingGroup:
 
+  /**
+   * The watching group of a nested scope (as `CompletionGroup.scoped()`): it leaves its parent
+   * group itself, once the scope has joined.
+   */
+  def scoped(): WatchingGroup = new WatchingGroup():
+    override private[weft] def leavesByItself: Boolean = true
+
   /** Whether `f` says its result was read; a future without the flag counts as read. */
   def observedFlag(f: CoreFuture[?]): Boolean = f match
     case o: ObservedResult => o.resultObserved
@@ -63,5 +70,5 @@ private[weft] object WatchingGroup:
       case Failure(_) =>
         source match
           case f: CoreFuture[?] => keep(f)
-          case _            => ()
+          case _                => ()
       case _ => ()

@@ -264,10 +264,10 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
           f
         runs.foreach: f =>
           f.result match
-            case Success(_)                          => outcomes.add("done")
-            case Failure(_: CancellationException)   => outcomes.add("cancelled")
-            case Failure(_: IllegalStateException)   => outcomes.add("failed")
-            case Failure(e)                          => throw e
+            case Success(_)                        => outcomes.add("done")
+            case Failure(_: CancellationException) => outcomes.add("cancelled")
+            case Failure(_: IllegalStateException) => outcomes.add("failed")
+            case Failure(e)                        => throw e
       assertEquals(outcomes.size, rounds)
       assert(outcomes.asScala.toSet.contains("failed"), outcomes.asScala.groupBy(identity).keys)
       assertEquals(threads.alive.take(3), Nil)

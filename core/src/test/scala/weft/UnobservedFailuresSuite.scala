@@ -77,7 +77,9 @@ class UnobservedFailuresSuite extends munit.FunSuite:
     t.join(20_000)
     assertEquals(got.asScala.toList, List(faulty))
 
-  test("futures without the observed flag count as read: nothing reported (until CoreFuture has it)"):
+  test(
+    "futures without the observed flag count as read: nothing reported (until CoreFuture has it)"
+  ):
     val reports = watched(WatchingGroup.observedFlag):
       Future(throw IllegalStateException("not flagged"))
       Future(1).await: Unit
