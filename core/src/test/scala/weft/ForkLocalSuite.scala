@@ -3,21 +3,13 @@ package weft
 import java.util.concurrent.CountDownLatch
 import scala.concurrent.duration.*
 
-/** `ForkLocal`: bound for a block, seen by the futures the block starts, down the tree. */
+/**
+ * `ForkLocal`: bound for a block, seen by the futures the block starts, down the tree (the
+ * basic case, with grandchildren, is the guide's example in `ContextGuideSuite`).
+ */
 class ForkLocalSuite extends munit.FunSuite:
 
   override val munitTimeout = 30.seconds
-
-  test("a binding is seen by the block, its futures and theirs; the default outside"):
-    val id = ForkLocal("none")
-    val seen = Async.blocking:
-      id.where("r-1"):
-        val child = Future:
-          val grandchild = Future(id.get)
-          (id.get, grandchild.await)
-        (id.get, child.await)
-    assertEquals(seen, ("r-1", ("r-1", "r-1")))
-    assertEquals(id.get, "none")
 
   test("Async.blocking entered from a platform thread inside a binding sees it"):
     val id = ForkLocal(0)

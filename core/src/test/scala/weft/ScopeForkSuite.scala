@@ -2,19 +2,18 @@ package weft
 
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
 import scala.concurrent.duration.*
+import weft.testing.UntilCancelled
 import scala.jdk.CollectionConverters.*
 
 /**
  * `Scope.current` and `scope.fork`: futures started in an enclosing scope from a nested future
  * outlive that future but not the scope; they are cancelled and joined with it.
  */
-class ScopeForkSuite extends munit.FunSuite:
+class ScopeForkSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   override val munitTimeout = 30.seconds
 
-  def forever(using Async): Nothing = Promise[Nothing]().future.await
-
-  test("handlers forked by a loop outlive the loop's future, and end with the scope"):
+  boundedTest("handlers forked by a loop outlive the loop's future, and end with the scope"):
     val handlers = ConcurrentLinkedQueue[Thread]()
     val started = CountDownLatch(3)
     val cancelled = CountDownLatch(3)
@@ -26,11 +25,7 @@ class ScopeForkSuite extends munit.FunSuite:
             scope.fork:
               handlers.add(Thread.currentThread())
               started.countDown()
-              try forever
-              catch
-                case e: CancellationException =>
-                  cancelled.countDown()
-                  throw e
+              UntilCancelled(cancelled.countDown())
           "accepted 3"
         assertEquals(loop.await, "accepted 3")
         started.await() // the loop's future has ended; its handlers run on
@@ -39,30 +34,26 @@ class ScopeForkSuite extends munit.FunSuite:
     assertEquals(cancelled.getCount, 0L)
     assertEquals(handlers.asScala.toList.filter(_.isAlive), Nil)
 
-  test("a plain future started by the loop ends with the loop (the contrast)"):
+  boundedTest("a plain future started by the loop ends with the loop (the contrast)"):
     val cancelled = CountDownLatch(1)
     Async.blocking:
       val started = CountDownLatch(1)
       val loop = Future:
         Future:
           started.countDown()
-          try forever
-          catch
-            case e: CancellationException =>
-              cancelled.countDown()
-              throw e
+          UntilCancelled(cancelled.countDown())
         started.await()
       loop.await
       assertEquals(cancelled.getCount, 0L)
 
-  test("a fork after the scope has ended starts nothing and is cancelled"):
+  boundedTest("a fork after the scope has ended starts nothing and is cancelled"):
     val scope = Async.blocking:
       Async.group(Scope.current)
     assert(scope.isCancelled)
     val f = Async.blocking(scope.fork(1))
     assert(f.poll().exists(_.failed.toOption.exists(_.isInstanceOf[CancellationException])))
 
-  test("in a supervised scope a forked handler's failure fails the scope, loop included"):
+  boundedTest("in a supervised scope a forked handler's failure fails the scope, loop included"):
     val e = intercept[IllegalStateException]:
       Async.blocking:
         supervised:
@@ -70,18 +61,18 @@ class ScopeForkSuite extends munit.FunSuite:
           assert(scope.isSupervised)
           Future:
             scope.fork(throw IllegalStateException("handler"))
-            forever
-          forever
+            UntilCancelled()
+          UntilCancelled()
     assertEquals(e.getMessage, "handler")
 
-  test("scope.forkUnsupervised in a supervised scope keeps its failure"):
+  boundedTest("scope.forkUnsupervised in a supervised scope keeps its failure"):
     val v = Async.blocking:
       supervised:
         val scope = Scope.current
         Future(scope.forkUnsupervised[Int](throw IllegalStateException("kept"))).await.result
     assert(v.isFailure)
 
-  test("the enclosing scope's cancellation cancels forked handlers, no thread left"):
+  boundedTest("the enclosing scope's cancellation cancels forked handlers, no thread left"):
     val handlers = ConcurrentLinkedQueue[Thread]()
     val started = CountDownLatch(2)
     Async.blocking:
@@ -93,8 +84,8 @@ class ScopeForkSuite extends munit.FunSuite:
               scope.fork:
                 handlers.add(Thread.currentThread())
                 started.countDown()
-                forever
-          forever
+                UntilCancelled()
+          UntilCancelled()
       started.await()
       server.cancel()
       assert(server.result.isFailure)

@@ -3,6 +3,7 @@ package weft
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
+import weft.testing.UntilCancelled
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success}
 
@@ -21,11 +22,9 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
     def record(): Unit = seen.add(Thread.currentThread())
     def alive: List[Thread] = seen.asScala.toList.filter(_.isAlive)
 
-  /** Suspends until cancelled: a future that would never end by itself. */
-  def forever(using Async): Nothing =
-    Promise[Nothing]().future.await
-
-  test("a failing future fails the scope: the others cancelled and joined, its failure thrown"):
+  boundedTest(
+    "a failing future fails the scope: the others cancelled and joined, its failure thrown"
+  ):
     val threads = Threads()
     val started = CountDownLatch(3)
     val cancelled = AtomicInteger()
@@ -37,22 +36,20 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
             Future:
               threads.record()
               started.countDown()
-              try forever
-              catch
-                case e: CancellationException =>
-                  cancelled.incrementAndGet()
-                  throw e
+              UntilCancelled(cancelled.incrementAndGet())
           Future:
             started.await()
             throw boom
           threads.record()
-          forever // the body too is cancelled by the failure
+          UntilCancelled() // the body too is cancelled by the failure
     assert(thrown eq boom, s"the first failure itself is thrown, got $thrown")
     assertEquals(cancelled.get, 3)
     assertEquals(threads.seen.size, 4)
     assertEquals(threads.alive, Nil)
 
-  test("the failure of a future nobody awaits fails the scope; the scope's value is not returned"):
+  boundedTest(
+    "the failure of a future nobody awaits fails the scope; the scope's value is not returned"
+  ):
     val reached = AtomicInteger()
     val e = intercept[ArithmeticException]:
       Async.blocking:
@@ -63,7 +60,7 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
     assert(e.getMessage.contains("zero"), e.toString)
     assertEquals(reached.get, 0)
 
-  test("failures after the first are attached to it as suppressed, each once, never itself"):
+  boundedTest("failures after the first are attached to it as suppressed, each once, never itself"):
     // Deterministic: a failure after the scope's cancellation is normally replaced by the
     // cancellation (a cancelled future completes at once), so later failures arise only in a race;
     // the rule itself is checked on the group.
@@ -77,7 +74,7 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
     assert(thrown eq a)
     assertEquals(a.getSuppressed.toList, List[Throwable](b, c))
 
-  test("two futures failing at once: one is thrown, the other suppressed by it"):
+  boundedTest("two futures failing at once: one is thrown, the other suppressed by it"):
     val both = CountDownLatch(2)
     val e = intercept[IllegalStateException]:
       Async.blocking:
@@ -87,12 +84,14 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
               both.countDown()
               both.await()
               throw IllegalStateException(s"fail $i")
-          forever
+          UntilCancelled()
     val all = (e +: e.getSuppressed.toSeq).map(_.getMessage).toSet
     assert(all.subsetOf(Set("fail 1", "fail 2")), all.toString)
     assert(!e.getSuppressed.exists(_ eq e))
 
-  test("a body that throws cancels and joins the scope's futures and fails with its exception"):
+  boundedTest(
+    "a body that throws cancels and joins the scope's futures and fails with its exception"
+  ):
     val threads = Threads()
     val started = CountDownLatch(2)
     intercept[java.util.NoSuchElementException]:
@@ -102,13 +101,13 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
             Future:
               threads.record()
               started.countDown()
-              forever
+              UntilCancelled()
           started.await()
           throw java.util.NoSuchElementException("body")
     assertEquals(threads.alive, Nil)
     assertEquals(threads.seen.size, 2)
 
-  test("a body that returns: its value; the futures still running are cancelled and joined"):
+  boundedTest("a body that returns: its value; the futures still running are cancelled and joined"):
     val threads = Threads()
     val started = CountDownLatch(1)
     val v = Async.blocking:
@@ -117,22 +116,22 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
         Future:
           threads.record()
           started.countDown()
-          forever
+          UntilCancelled()
         started.await()
         quick.await * 2
     assertEquals(v, 42)
     assertEquals(threads.alive, Nil)
 
-  test("a future cancelled on purpose does not fail the scope"):
+  boundedTest("a future cancelled on purpose does not fail the scope"):
     val v = Async.blocking:
       supervised:
-        val f = Future(forever)
+        val f = Future(UntilCancelled())
         f.cancel()
         assert(f.result.isFailure)
         "still here"
     assertEquals(v, "still here")
 
-  test("forkUnsupervised: its failure stays in its future and the scope carries on"):
+  boundedTest("forkUnsupervised: its failure stays in its future and the scope carries on"):
     val v = Async.blocking:
       supervised:
         val f = forkUnsupervised[Int](throw IllegalStateException("probe"))
@@ -142,7 +141,7 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
           case r                                 => fail(s"unexpected $r")
     assertEquals(v, 10)
 
-  test("forkUnsupervised futures are cancelled and joined with the scope"):
+  boundedTest("forkUnsupervised futures are cancelled and joined with the scope"):
     val threads = Threads()
     val started = CountDownLatch(1)
     Async.blocking:
@@ -150,36 +149,31 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
         forkUnsupervised:
           threads.record()
           started.countDown()
-          forever
+          UntilCancelled()
         started.await()
     assertEquals(threads.seen.size, 1)
     assertEquals(threads.alive, Nil)
 
-  test("forkUnsupervised is cancelled with the scope when a supervised future fails"):
+  boundedTest("forkUnsupervised is cancelled with the scope when a supervised future fails"):
     val cancelled = CountDownLatch(1)
     val started = CountDownLatch(1)
     intercept[IllegalStateException]:
       Async.blocking:
         supervised:
           forkUnsupervised:
-            try
-              started.countDown()
-              forever
-            catch
-              case e: CancellationException =>
-                cancelled.countDown()
-                throw e
+            started.countDown()
+            UntilCancelled(cancelled.countDown())
           started.await()
           Future(throw IllegalStateException("x"))
-          forever
+          UntilCancelled()
     assertEquals(cancelled.getCount, 0L)
 
-  test("outside a supervised scope forkUnsupervised is a plain future"):
+  boundedTest("outside a supervised scope forkUnsupervised is a plain future"):
     val r = Async.blocking:
       forkUnsupervised[Int](throw IllegalStateException("plain")).result
     assert(r.isFailure)
 
-  test("the enclosing scope's cancellation cancels the supervised scope and joins it"):
+  boundedTest("the enclosing scope's cancellation cancels the supervised scope and joins it"):
     val threads = Threads()
     val started = CountDownLatch(3)
     val outcome = Async.blocking:
@@ -189,10 +183,10 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
             Future:
               threads.record()
               started.countDown()
-              forever
+              UntilCancelled()
           threads.record()
           started.countDown()
-          forever
+          UntilCancelled()
       started.await()
       outer.cancel()
       outer.result
@@ -200,7 +194,9 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
     assertEquals(threads.seen.size, 3)
     assertEquals(threads.alive, Nil)
 
-  test("a future started inside a supervised future keeps its failure (its own plain scope)"):
+  boundedTest(
+    "a future started inside a supervised future keeps its failure (its own plain scope)"
+  ):
     val v = Async.blocking:
       supervised:
         Future:
@@ -208,7 +204,7 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
         .await
     assert(v)
 
-  test("uninterruptible in the body defers the cancellation caused by a failure"):
+  boundedTest("uninterruptible in the body defers the cancellation caused by a failure"):
     val finished = AtomicInteger()
     intercept[IllegalStateException]:
       Async.blocking:
@@ -221,17 +217,19 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
             gate.countDown()
             Thread.sleep(50) // the failure arrives meanwhile; no interrupt lands here
             finished.incrementAndGet()
-          forever
+          UntilCancelled()
     assertEquals(finished.get, 1)
 
-  test("supervised scopes nest: an inner failure fails the inner scope, caught by the outer"):
+  boundedTest(
+    "supervised scopes nest: an inner failure fails the inner scope, caught by the outer"
+  ):
     val v = Async.blocking:
       supervised:
         val inner =
           try
             supervised:
               Future(throw IllegalStateException("inner"))
-              forever
+              UntilCancelled()
           catch case e: IllegalStateException => e.getMessage
         val sibling = Future("sibling")
         inner + " " + sibling.await
