@@ -142,15 +142,21 @@ class SupervisedSuite extends munit.FunSuite, weft.testing.StressChecks:
     assertEquals(v, 10)
 
   boundedTest("forkUnsupervised futures are cancelled and joined with the scope"):
+    // The fork's clean-up is slow, so a scope that returned without joining it would be seen:
+    // joined means the clean-up has finished (not a timing assertion).
     val threads = Threads()
     val started = CountDownLatch(1)
+    val cleanedUp = AtomicInteger()
     Async.blocking:
       supervised:
         forkUnsupervised:
           threads.record()
           started.countDown()
-          UntilCancelled()
+          UntilCancelled:
+            Thread.sleep(100)
+            cleanedUp.incrementAndGet()
         started.await()
+    assertEquals(cleanedUp.get, 1)
     assertEquals(threads.seen.size, 1)
     assertEquals(threads.alive, Nil)
 
