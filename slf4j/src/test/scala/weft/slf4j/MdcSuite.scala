@@ -1,11 +1,8 @@
 package weft.slf4j
 
-import ch.qos.logback.classic.{Logger, LoggerContext}
-import ch.qos.logback.classic.spi.ILoggingEvent
-import ch.qos.logback.core.read.ListAppender
+import ch.qos.logback.classic.LoggerContext
 import org.slf4j.{LoggerFactory, MDC}
 import scala.concurrent.duration.*
-import scala.jdk.CollectionConverters.*
 import weft.*
 
 /** The MDC bridge, with logback (whose MDC a new thread does not inherit). */
@@ -44,19 +41,13 @@ class MdcSuite extends munit.FunSuite:
     assertEquals(parentAfter, "parent")
 
   test("a log line written in a child future carries the parent's request id"):
-    val logger = LoggerFactory.getLogger("weft.slf4j.MdcSuite").asInstanceOf[Logger]
-    val appender = ListAppender[ILoggingEvent]()
-    appender.setContext(logger.getLoggerContext)
-    appender.start()
-    logger.addAppender(appender)
-    try
+    val logger = LoggerFactory.getLogger("weft.slf4j.MdcSuite")
+    val events = LogCapture("weft.slf4j.MdcSuite"):
       Async.blocking:
         Mdc.where("requestId" -> "r-3"):
           supervised:
             Future(logger.info("in the child")).await
-      val events = appender.list.asScala.toList
-      assertEquals(events.map(_.getMDCPropertyMap.get("requestId")), List("r-3"))
-    finally logger.detachAppender(appender): Unit
+    assertEquals(events.map(_.getMDCPropertyMap.get("requestId")), List("r-3"))
 
   test("a failing future inside where: the scope fails, the MDC is restored"):
     intercept[IllegalStateException]:
