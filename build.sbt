@@ -77,7 +77,7 @@ lazy val publicApiCheck =
   libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
 
 lazy val root = (project in file("."))
-  .aggregate(core, io, memcached, bench, benchScala2, shootout)
+  .aggregate(core, slf4j, io, memcached, bench, benchScala2, shootout)
   .settings(publish / skip := true, name := "weft-root", commands += Shootout.command)
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
@@ -92,6 +92,22 @@ lazy val core = (project in file("core"))
     // lincheck 2.39 brings ASM 9.6, which cannot read JDK 25 class files; 9.8 can.
     dependencyOverrides ++= Seq("asm", "asm-commons", "asm-util", "asm-tree", "asm-analysis")
       .map(a => "org.ow2.asm" % a % "9.8")
+  )
+
+/**
+ * The MDC bridge: slf4j's MDC carried into the futures a block starts. slf4j-api is optional,
+ * so that depending on weft-slf4j never pulls a logging API into an application that has none;
+ * the test runs with logback, whose MDC is not inherited by new threads.
+ */
+lazy val slf4j = (project in file("slf4j"))
+  .dependsOn(core % "compile->compile;test->test")
+  .settings(testSettings, publicApiCheck)
+  .settings(
+    name := "weft-slf4j",
+    libraryDependencies ++= Seq(
+      "org.slf4j" % "slf4j-api" % Versions.slf4j % Optional,
+      "ch.qos.logback" % "logback-classic" % Versions.logback % Test
+    )
   )
 
 /** POSIX-like files, UDP and TCP as futures. */

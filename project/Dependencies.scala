@@ -19,4 +19,6 @@ object Versions {
   val folsom = "1.21.0"
   val xchart = "3.8.8"
   val ujson = "4.0.2"
+  val slf4j = "2.0.17"
+  val logback = "1.5.18"
 }

@@ -34,7 +34,10 @@ class LayersSuite extends munit.FunSuite:
       "Cancellable",
       "CompletionGroup",
       "GroupEntry",
-      "Cancellation"
+      "Cancellation",
+      "ForkHook",
+      "ForkLocal",
+      "UnobservedFailures"
     ),
     "futures" -> Set(
       "Future",
@@ -45,8 +48,16 @@ class LayersSuite extends munit.FunSuite:
       "futureOps",
       "PlatformWait"
     ),
-    // the object `Async` (its class `Async$`): the entry points, which start and join futures
-    "scopes" -> Set("Async$"),
+    // the object `Async` (its class `Async$`): the entry points, which start and join futures;
+    // beside it the other scopes: supervised ones, scope handles, watching groups
+    "scopes" -> Set(
+      "Async$",
+      "supervised",
+      "SupervisorGroup",
+      "Scope",
+      "WatchingGroup",
+      "ObservedResult"
+    ),
     "time and resources" -> Set(
       "Timer",
       "StartableTimer",

@@ -1,6 +1,6 @@
 package weft.guide
 
-import scala.util.Failure
+import scala.util.{Failure, Try}
 import weft.*
 
 /** The examples of docs/guide/scopes.md, run. */
@@ -48,3 +48,45 @@ class ScopesGuideSuite extends munit.FunSuite:
     outcome match
       case Failure(e: IllegalStateException) => assertEquals(e.getMessage, "boom")
       case other                             => fail(s"unexpected $other")
+
+  test("scopes: a failure in a supervised scope fails the scope at once"):
+    // example: scopes-supervised
+    def audit()(using Async): Unit = throw IllegalStateException("audit failed")
+
+    val outcome = Async.blocking:
+      Try:
+        supervised:
+          val page = Future { sleep(10_000); "page" } // cancelled when audit fails
+          val auditing = Future(audit()) // nobody awaits it, yet it fails the scope
+          page.await
+    // outcome: Failure(IllegalStateException: audit failed), at once, not after 10 s
+    // end
+    outcome match
+      case Failure(e: IllegalStateException) => assertEquals(e.getMessage, "audit failed")
+      case other                             => fail(s"unexpected $other")
+
+  test("scopes: an unsupervised future keeps its failure"):
+    // example: scopes-unsupervised
+    val reachable = Async.blocking:
+      supervised:
+        val probe = forkUnsupervised[Int](throw java.io.IOException("host down"))
+        probe.result.isSuccess // false; the scope carries on
+    // end
+    assertEquals(reachable, false)
+
+  test("scopes: handlers forked into the scope outlive the loop's future"):
+    // example: scopes-fork
+    val handled = java.util.concurrent.ConcurrentLinkedQueue[Int]()
+    val allHandled = java.util.concurrent.CountDownLatch(3)
+    Async.blocking:
+      supervised:
+        val scope = Scope.current
+        val loop = Future:
+          for conn <- 1 to 3 do // stands for accept()
+            scope.fork { sleep(50); handled.add(conn); allHandled.countDown() }
+        loop.await // the loop has ended; its handlers (members of the scope) run on
+        allHandled.await()
+    // handled: 1, 2, 3 in some order; a handler that threw would have failed the scope
+    // end
+    import scala.jdk.CollectionConverters.*
+    assertEquals(handled.asScala.toList.sorted, List(1, 2, 3))

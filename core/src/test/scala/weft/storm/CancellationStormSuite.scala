@@ -3,6 +3,7 @@ package weft.storm
 import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
+import scala.jdk.CollectionConverters.*
 import scala.util.Success
 import weft.*
 import weft.channels.{BufferedChannel, SyncChannel}
@@ -148,6 +149,33 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       val listeners = shutdown.future.asInstanceOf[CoreFuture[Unit]].listenerCount
       assertEquals(listeners, 0, s"listeners left on the long-lived future ($r)")
       shutdown.success(())
+
+  test("supervised scopes: every fork joined, failures thrown once, no thread left".tag(
+    Stress.tag
+  )):
+    // Each call opens a supervised scope with forks (direct, through a Scope handle from a
+    // nested future, unsupervised), one of which may fail; the call is given up at random.
+    withinDeadline(240, "storm-supervised"):
+      val forks = ConcurrentLinkedQueue[Thread]()
+      val failures = AtomicInteger()
+      val r = Storm.run(): i =>
+        try
+          supervised:
+            val scope = Scope.current
+            Future:
+              forks.add(Thread.currentThread())
+              scope.fork:
+                forks.add(Thread.currentThread())
+                if i % 5 == 0 then throw IllegalStateException("handler")
+                sleep(1)
+            forkUnsupervised:
+              forks.add(Thread.currentThread())
+              if i % 3 == 0 then throw IllegalArgumentException("kept")
+            Fiber.yieldNow()
+        catch case e: IllegalStateException => failures.incrementAndGet(): Unit
+      assertStormClean("supervised", r)
+      assert(failures.get > 0, s"no scope ever failed, the storm tested half ($r)")
+      assertEquals(forks.asScala.toList.filter(_.isAlive).take(3), Nil, s"forks outlived ($r)")
 
   test("keyed tasks: one at a time per key, each task run at most once, no key left active".tag(
     Stress.tag

@@ -27,6 +27,13 @@ trait StressChecks:
       fail(s"not finished in $seconds s (a livelock?); every thread's stack in $file")
     if failure != null then throw failure.nn
 
+  /**
+   * A test whose body runs under [[withinDeadline]]: it fails with a thread dump instead of
+   * hanging (munit's timeout does not cut a synchronous test short).
+   */
+  def boundedTest(name: String, seconds: Int = 20)(body: => Unit)(using munit.Location): Unit =
+    test(name)(withinDeadline(seconds, "bounded-test")(body))
+
   /** Every value whose send reported delivery was received exactly once, and nothing else. */
   def assertExactlyOnce(
       received: ConcurrentLinkedQueue[Int],
