@@ -128,6 +128,7 @@ object Async:
           root.waitCompletion()
           throw e
       PlatformWait.spinUntilExited(f)
+      f.failureObserved() // the caller rethrows it: not an unobserved failure of the scope
       root.waitCompletion()
       f.resultNow.get
 

@@ -89,6 +89,7 @@ class CompletionGroup extends Cancellable:
   @volatile private var cancelled: Boolean = uninitialized
   @volatile private var waiters: Waiting | Null = uninitialized
   @volatile private var pruning: Int = uninitialized
+  @volatile private var failures: Failed | Null = uninitialized
 
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
@@ -207,7 +208,29 @@ class CompletionGroup extends Cancellable:
       val f = e.exitingFiber
       if f != null && !e.isLive then f.nn.joinUninterruptibly()
     }
+    reportUnobserved()
     if interrupted then Fiber.selfInterrupt()
+
+  /**
+   * Keeps a member future that failed before anyone observed its failure, to be checked at the
+   * join (only failures allocate here). Called by the future before it leaves.
+   */
+  private[weft] def failedUnobserved(f: GroupEntry): Unit =
+    var done = false
+    while !done do
+      val head = failures
+      done = FAILURES.compareAndSet(this, head, Failed(f, head))
+
+  /**
+   * Reports, to [[UnobservedFailures]], the failures of member futures that nobody awaited,
+   * polled or listened to by the time the scope joins them; each once.
+   */
+  private[weft] def reportUnobserved(): Unit =
+    var f = FAILURES.getAndSet(this, null).asInstanceOf[Failed | Null]
+    while f != null do
+      val e = f.future.unobservedFailure
+      if e != null then UnobservedFailures.report(e)
+      f = f.next
 
   /**
    * Blocks until the group has no members, without joining the fibers that left; an interrupt
@@ -242,6 +265,9 @@ object CompletionGroup:
 
   private inline def live(counts: Long): Int = (counts & 0xffffffffL).toInt
 
+  /** A failed member future, kept for the check at the join (see `failedUnobserved`). */
+  private final class Failed(val future: GroupEntry, val next: Failed | Null)
+
   /** A fiber waiting for its group to empty: a node of the group's stack of waiters. */
   private final class Waiting(val fiber: Fiber, val next: Waiting | Null):
     @volatile var woken: Boolean = uninitialized
@@ -262,3 +288,4 @@ object CompletionGroup:
   private val COUNTS = handle("counts", classOf[Long])
   private val WAITERS = handle("waiters", classOf[Waiting])
   private val PRUNING = handle("pruning", classOf[Int])
+  private val FAILURES = handle("failures", classOf[Failed])

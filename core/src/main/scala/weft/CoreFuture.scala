@@ -4,7 +4,7 @@ import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.CancellationException
 import scala.annotation.tailrec
 import scala.compiletime.uninitialized
-import scala.util.{Failure, Try}
+import scala.util.{Failure, Success, Try}
 
 /**
  * The completable future underneath every weft [[Future]].
@@ -42,8 +42,19 @@ private[weft] class CoreFuture[T] extends Future[T]:
 
   /** The result once done (a `Try`, never `null`), else `null`. */
   override private[weft] final def readyValue: AnyRef | Null = state match
-    case r: Try[?] => r
-    case _         => null
+    case r: Success[?] => r
+    case r: Failure[?] =>
+      failureObserved()
+      r
+    case _ => null
+
+  /**
+   * Called when a failed result is handed to anyone (read, polled or offered to a listener): a
+   * runnable future then knows its failure was observed and is not reported as unobserved at the
+   * end of its scope (see [[UnobservedFailures]]). Only on failures, so it costs the common path
+   * nothing.
+   */
+  private[weft] def failureObserved(): Unit = ()
 
   /** Whether the future has a result. */
   final def isDone: Boolean = state.isInstanceOf[Try[?]]
@@ -53,18 +64,23 @@ private[weft] class CoreFuture[T] extends Future[T]:
 
   final def poll(k: Listener[Try[T]]): Boolean = state match
     case r: Try[?] =>
+      if r.isFailure then failureObserved()
       k.completeNow(r.asInstanceOf[Try[T]], this)
       true
     case _ => false
 
   override final def poll(): Option[Try[T]] = state match
-    case r: Try[?] => Some(r.asInstanceOf[Try[T]])
-    case _         => None
+    case r: Try[?] =>
+      if r.isFailure then failureObserved()
+      Some(r.asInstanceOf[Try[T]])
+    case _ => None
 
   @tailrec
   protected final def addListener(k: Listener[Try[T]]): Unit = state match
-    case r: Try[?] => k.completeNow(r.asInstanceOf[Try[T]], this)
-    case null      => if !STATE.compareAndSet(this, null, k) then addListener(k)
+    case r: Try[?] =>
+      if r.isFailure then failureObserved()
+      k.completeNow(r.asInstanceOf[Try[T]], this)
+    case null => if !STATE.compareAndSet(this, null, k) then addListener(k)
     case w: Waiters =>
       if !STATE.compareAndSet(this, w, Waiters(k, w)) then addListener(k)
     case lone =>
@@ -95,6 +111,7 @@ private[weft] class CoreFuture[T] extends Future[T]:
     case _: Try[?] => false
     case s =>
       if STATE.compareAndSet(this, s, result) then
+        if s != null && result.isFailure then failureObserved()
         s match
           case null       => ()
           case w: Waiters => w.offerAll(result, this)

@@ -13,6 +13,6 @@ private[weft] object ForkHook:
 
   /** `async` with its futures started by `support`; its group and its runner are kept. */
   def withSupport(async: Async, support: AsyncSupport): Async = async match
-    case j: JvmAsync          => JvmAsync(j.group, j.runner, support)
-    case r: RunnableFuture[?] => JvmAsync(r.group, r, support) // a future's body's own context
-    case other                => throw IllegalArgumentException(s"not a weft context: $other")
+    case j: JvmAsync => JvmAsync(j.group, j.runner, support)
+    case r: Runner   => JvmAsync(async.group, r, support) // a future's body's own context
+    case other       => throw IllegalArgumentException(s"not a weft context: $other")

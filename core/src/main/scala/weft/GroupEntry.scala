@@ -46,6 +46,12 @@ private[weft] trait GroupEntry:
   /** The fiber recorded by [[tryLeave]] (a runnable future's own), or `null`. */
   def exitingFiber: Fiber | Null
 
+  /**
+   * The member's failure if nobody has observed it yet (see [[UnobservedFailures]]), else
+   * `null`; only a runnable future has one.
+   */
+  def unobservedFailure: Throwable | Null = null
+
   /** Whether the entry has left and its fiber, if any, has terminated: it may be unlinked. */
   final def prunable: Boolean =
     !isLive && {

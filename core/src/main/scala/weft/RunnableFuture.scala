@@ -53,10 +53,28 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
 
   def member: Cancellable = this
   def entryGroup: CompletionGroup = parent.group
-  def isLive: Boolean = entryState == GroupEntry.LIVE
+  def isLive: Boolean = (entryState & EntryMask) == GroupEntry.LIVE
   def exitingFiber: Fiber | Null = fiber
   def tryLeave(f: Fiber | Null): Boolean =
-    ENTRY.compareAndSet(this, GroupEntry.LIVE, GroupEntry.LEFT)
+    var s = entryState
+    while (s & EntryMask) == GroupEntry.LIVE do
+      if ENTRY.compareAndSet(this, s, (s & ~EntryMask) | GroupEntry.LEFT) then return true
+      s = entryState
+    false
+
+  // The OBSERVED bit beside the entry's state: set once the failure was handed to anyone.
+  override private[weft] def failureObserved(): Unit =
+    if (entryState & OBSERVED) == 0 then ENTRY.getAndBitwiseOr(this, OBSERVED): Unit
+
+  /** Whether this future's failure was handed to anyone (see [[UnobservedFailures]]). */
+  private[weft] def failureWasObserved: Boolean = (entryState & OBSERVED) != 0
+
+  override def unobservedFailure: Throwable | Null =
+    if failureWasObserved || !isDone then null
+    else
+      resultNow match
+        case Failure(e) if !e.isInstanceOf[CancellationException] => e
+        case _                                                    => null
 
   /** The group of the futures the body starts, made on first use. */
   def group: CompletionGroup =
@@ -124,6 +142,12 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         catch case e: Throwable => Failure(e)
     endChildren()
     tryComplete(result)
+    result match
+      case Failure(e) if !e.isInstanceOf[CancellationException] && !failureWasObserved =>
+        // Before leaving: the scope's join, which ends after the leave, then sees it.
+        val state = entryState & EntryMask
+        if state != GroupEntry.UNUSED then entryGroup.failedUnobserved(this)
+      case _ => ()
     unlinkExiting(self)
 
   /**
@@ -182,6 +206,12 @@ private[weft] object RunnableFuture:
   inline val INTERRUPTING = 2
   inline val DEPTH_SHIFT = 2
   inline val DEPTH_UNIT = 4
+
+  /** The entry's own state (`GroupEntry.UNUSED`, `LIVE`, `LEFT`) in `entryState`. */
+  inline val EntryMask = 3
+
+  /** Set in `entryState` once the future's failure was handed to anyone. */
+  inline val OBSERVED = 4
 
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())

@@ -16,14 +16,14 @@ import scala.util.{Failure, Try}
  * produces, and a future cancelled on purpose by its owner must not bring the scope down
  * (`SupervisedSuite`, "a cancelled fork does not fail the scope").
  *
- * Futures started with [[forkUnsupervised]] join a [[WatchingGroup]] instead, created on first
+ * Futures started with [[forkUnsupervised]] join a plain group instead (whose join reports their unobserved failures), created on first
  * use and linked to this group, so they are cancelled and joined with the scope, and a failure
  * of theirs that nobody observed is reported as in a plain scope, not failing this one.
  */
 private[weft] final class SupervisorGroup extends CompletionGroup:
   private val first = AtomicReference[Throwable | Null]()
   private val later = ConcurrentLinkedQueue[Throwable]()
-  private val unsupervisedRef = AtomicReference[WatchingGroup | Null]()
+  private val unsupervisedRef = AtomicReference[CompletionGroup | Null]()
 
   /** Like a nested scope's group: it leaves its parent itself, once the scope has joined. */
   override private[weft] def leavesByItself: Boolean = true
@@ -52,7 +52,7 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
     val u = unsupervisedRef.get
     if u != null then u
     else
-      val fresh = WatchingGroup()
+      val fresh = CompletionGroup()
       if unsupervisedRef.compareAndSet(null, fresh) then
         // a plain group: if this scope is cancelled already, the link cancels it at once
         fresh.link(this)
@@ -69,7 +69,6 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
     if u != null then
       u.cancel()
       u.waitCompletion()
-      u.reportUnobserved()
     waitCompletion()
     unlink()
 

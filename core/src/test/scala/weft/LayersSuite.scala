@@ -55,7 +55,6 @@ class LayersSuite extends munit.FunSuite:
       "supervised",
       "SupervisorGroup",
       "Scope",
-      "WatchingGroup",
       "ObservedResult"
     ),
     "time and resources" -> Set(

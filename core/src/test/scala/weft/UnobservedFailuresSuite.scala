@@ -5,62 +5,83 @@ import scala.concurrent.duration.*
 import scala.jdk.CollectionConverters.*
 
 /**
- * The unobserved-failure hook: a watching scope reports, at its end, the failures of its futures
- * that nobody read, to the configured handler (by default the thread's uncaught-exception
- * handler). Whether a future was read is the future's flag; here a test predicate stands in
- * for it (see `ObservedResult`).
+ * The unobserved-failure hook: a scope reports, at its end, the failures of its futures that
+ * nobody awaited, polled or listened to, to the configured handler (by default the thread's
+ * uncaught-exception handler), each once; cancellations never.
  */
 class UnobservedFailuresSuite extends munit.FunSuite:
 
   override val munitTimeout = 30.seconds
 
-  /** Runs `body` in a watching scope whose observed-ness is `observed`; returns the reports. */
-  def watched(observed: CoreFuture[?] => Boolean)(body: Async ?=> Unit): List[Throwable] =
+  /** Waits until `f` has its result, without reading it (so without observing it). */
+  def settled(f: Future[?]): Unit =
+    while !f.asInstanceOf[CoreFuture[?]].isDone do Thread.sleep(1)
+
+  /** Runs `body` with a handler that records; returns the reports. */
+  def reported(body: => Unit): List[Throwable] =
     val reports = ConcurrentLinkedQueue[Throwable]()
-    UnobservedFailures.withHandler(e => reports.add(e): Unit):
-      Async.blocking:
-        val outer = summon[Async]
-        val g = WatchingGroup(f => observed(f))
-        g.link(outer.group)
-        try body(using outer.withGroup(g))
-        finally
-          g.cancel()
-          g.waitCompletion()
-          g.unlink()
-        g.reportUnobserved()
+    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
     reports.asScala.toList
 
   test("a failure nobody read is reported once, at the scope's end"):
     val boom = IllegalStateException("boom")
-    val reports = watched(_ => false):
-      Future(throw boom)
-      Future(1).await: Unit
+    val reports = reported:
+      Async.blocking:
+        Future(throw boom)
+        Future(1).await: Unit
     assertEquals(reports, List(boom))
 
-  test("a failure that was read, a success and a cancellation are not reported"):
-    val read = ConcurrentLinkedQueue[Future[?]]()
-    val reports = watched(f => read.contains(f)):
-      val f = Future[Int](throw IllegalStateException("read"))
-      f.result: Unit
-      read.add(f)
-      val pending = Future(Promise[Int]().future.await)
-      pending.cancel()
-      Future(2)
+  test("in a nested group and in a future's own children too"):
+    val inGroup = IllegalStateException("group")
+    val inChild = IllegalStateException("child")
+    val reports = reported:
+      Async.blocking:
+        Async.group:
+          settled(Future(throw inGroup))
+        Future:
+          settled(Future(throw inChild))
+        .await
+    assertEquals(reports.toSet, Set[Throwable](inGroup, inChild))
+
+  test("a failure that was awaited, polled or listened to is not reported"):
+    val reports = reported:
+      Async.blocking:
+        val awaited = Future[Int](throw IllegalStateException("awaited"))
+        awaited.result: Unit
+        val polled = Future[Int](throw IllegalStateException("polled"))
+        while polled.poll().isEmpty do Thread.sleep(1)
+        val heard = CountDownLatch(1)
+        val listened = Future[Int] { Thread.sleep(20); throw IllegalStateException("heard") }
+        listened.onComplete(Listener((_, _) => heard.countDown()))
+        heard.await()
     assertEquals(reports, Nil)
 
-  test("a future still running at the scope's end is cancelled, not reported"):
+  test("a success, a cancellation and a future still running at the end are not reported"):
     val started = CountDownLatch(1)
-    val reports = watched(_ => false):
-      Future:
-        started.countDown()
-        Promise[Int]().future.await
-      started.await()
+    val reports = reported:
+      Async.blocking:
+        Future(2)
+        val pending = Future(Promise[Int]().future.await)
+        pending.cancel()
+        Future:
+          started.countDown()
+          Promise[Int]().future.await
+        started.await()
+    assertEquals(reports, Nil)
+
+  test("in a supervised scope a failure fails the scope and is not reported besides"):
+    val boom = IllegalStateException("supervised")
+    val reports = reported:
+      val outcome = scala.util.Try(Async.blocking(supervised { settled(Future(throw boom)) }))
+      assertEquals(outcome.failed.toOption, Some(boom))
     assertEquals(reports, Nil)
 
   test("the default handler is the uncaught-exception handler of the thread ending the scope"):
     val got = ConcurrentLinkedQueue[Throwable]()
     val boom = IllegalStateException("default")
-    val t = Thread.ofVirtual().unstarted(() => UnobservedFailures.report(boom))
+    val t = Thread.ofVirtual().unstarted: () =>
+      Async.blocking:
+        settled(Future(throw boom))
     t.setUncaughtExceptionHandler((_, e) => got.add(e): Unit)
     t.start()
     t.join(20_000)
@@ -76,14 +97,6 @@ class UnobservedFailuresSuite extends munit.FunSuite:
     t.start()
     t.join(20_000)
     assertEquals(got.asScala.toList, List(faulty))
-
-  test(
-    "futures without the observed flag count as read: nothing reported (until CoreFuture has it)"
-  ):
-    val reports = watched(WatchingGroup.observedFlag):
-      Future(throw IllegalStateException("not flagged"))
-      Future(1).await: Unit
-    assertEquals(reports, Nil)
 
   test("a null handler is rejected at the call"):
     intercept[IllegalArgumentException](UnobservedFailures.setHandler(null))
