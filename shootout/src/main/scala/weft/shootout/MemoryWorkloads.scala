@@ -47,7 +47,11 @@ object MemoryWorkloads:
     ,
     publishedSource = if million then ""
     else "seed 003: JDK 8, Akka, Scala 2.11, other hardware; only the rows of ~100k instances",
-    targets = Seq(Target.WithinFactorOf("virtual-thread", 1.2)),
+    // The seed's 1.2x, then issue 25's 1.1x.
+    targets = Seq(
+      Target.WithinFactorOf("virtual-thread", 1.2),
+      Target.WithinFactorOf("virtual-thread", 1.1)
+    ),
     notes = "pekko-tell and weft-tell queue the same message object (one 24-byte `Work`). " +
       "The score is the mean over the JVMs and the interval Student's t over them: the figure " +
       "moves between JVMs with the JIT's state (a virtual thread's stack chunk holds its " +
