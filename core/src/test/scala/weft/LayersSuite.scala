@@ -46,6 +46,8 @@ class LayersSuite extends munit.FunSuite:
     ),
     // the object `Async` (its class `Async$`): the entry points, which start and join futures
     "scopes" -> Set("Async$"),
+    // parallel collections and races of bodies: futures in a nested scope
+    "parallel" -> Set("par", "Par", "raceSuccess", "AllFailedException"),
     "time and resources" -> Set(
       "Timer",
       "StartableTimer",

@@ -20,6 +20,27 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
     assert(e.getMessage.contains("80"))
     assert(ms >= 80, s"timed out after $ms ms")
 
+  test("withTimeoutEither: Right(value) in time, Left(onTimeout) after, body cancelled"):
+    val bodyEnded = AtomicBoolean()
+    var onTimeoutRuns = 0
+    def late(): String =
+      onTimeoutRuns += 1
+      "late"
+    Async.blocking:
+      assertEquals(withTimeoutEither(5.seconds, late())(42), Right(42))
+      assertEquals(onTimeoutRuns, 0, "onTimeout was evaluated although the body was in time")
+      val r = withTimeoutEither(30, late()):
+        try sleep(60_000)
+        finally bodyEnded.set(true)
+        1
+      assertEquals(r, Left("late"))
+      assert(bodyEnded.get, "the body had not ended when the call returned")
+      intercept[IllegalArgumentException](withTimeoutEither(-1, "x")(1))
+      val e = intercept[IllegalStateException](
+        withTimeoutEither(5.seconds, "x")(throw IllegalStateException("own"))
+      )
+      assertEquals(e.getMessage, "own")
+
   test("withTimeoutOption returns None on timeout"):
     Async.blocking:
       assertEquals(withTimeoutOption(30.millis) { sleep(60_000); 1 }, None)
