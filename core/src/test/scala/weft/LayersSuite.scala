@@ -33,7 +33,8 @@ class LayersSuite extends munit.FunSuite:
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
-      "Cancellation"
+      "Cancellation",
+      "sourceValues"
     ),
     "futures" -> Set(
       "Future",
@@ -51,6 +52,7 @@ class LayersSuite extends munit.FunSuite:
     "time and resources" -> Set(
       "Timer",
       "StartableTimer",
+      "Ticker",
       "sleep",
       "timeout",
       "Task",
