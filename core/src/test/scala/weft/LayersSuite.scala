@@ -43,7 +43,9 @@ class LayersSuite extends munit.FunSuite:
       "RunnableFuture",
       "Promise",
       "futureOps",
-      "PlatformWait"
+      "PlatformWait",
+      "Collector",
+      "MutableCollector"
     ),
     // the object `Async` (its class `Async$`): the entry points, which start and join futures
     "scopes" -> Set("Async$"),
