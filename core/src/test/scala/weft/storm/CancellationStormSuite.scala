@@ -201,6 +201,30 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       val alive = tasks.toArray.toSeq.collect { case t: Thread if t.isAlive => t }
       assertEquals(alive.take(3), Nil, s"tasks outlived their call ($r)")
 
+  test("tickers, collectors and allocated resources: nothing left behind".tag(Stress.tag)):
+    withinDeadline(240, "storm-ticker"):
+      val scheduler = weft.runtime.AsyncSupport.default.scheduler
+      val before = scheduler.pendingCount
+      val acquired = AtomicInteger()
+      val released = AtomicInteger()
+      val res = Resource(acquired.incrementAndGet(), (_: Int) => released.incrementAndGet(): Unit)
+      val r = Storm.run(): i =>
+        i % 3 match
+          case 0 =>
+            val t = Ticker(1)
+            Async.await(t): Unit // the ticker stops with this call's scope however it ends
+          case 1 =>
+            val c = Future.Collector(Future(i), Future { Fiber.yieldNow(); i + 1 })
+            val got = c.results.values.take(2).map(_.await).toList.sorted
+            if got != List(i, i + 1) then throw AssertionError(s"collector gave $got")
+          case _ =>
+            val a = res.allocated
+            try Fiber.yieldNow()
+            finally a.release()
+      assertStormClean("ticker", r)
+      assertEquals(released.get, acquired.get, "an allocated resource was never released")
+      awaitCondition("tickers left the scheduler")(scheduler.pendingCount <= before)
+
 /** The runtime's yield, for bodies that must give up their carrier without waiting. */
 private object Fiber:
   def yieldNow(): Unit = weft.runtime.Fiber.yieldNow()
