@@ -1,7 +1,6 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
-import scala.annotation.tailrec
 import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
 import weft.runtime.Scheduler
@@ -93,20 +92,10 @@ final class Ticker private[weft] (val period: FiniteDuration, scheduler: Schedul
       true
     else false
 
-  @tailrec
-  protected def addListener(k: Listener[Boolean]): Unit = state match
-    case Stopped => k.completeNow(false, this): Unit
-    case s =>
-      val ks = s.asInstanceOf[List[Listener[Boolean]]]
-      if !STATE.compareAndSet(this, s, k :: ks) then addListener(k)
+  protected def addListener(k: Listener[Boolean]): Unit =
+    if ListenerList.push(this, STATE, k) != null then k.completeNow(false, this): Unit
 
-  @tailrec
-  def dropListener(k: Listener[Boolean]): Unit = state match
-    case Stopped => ()
-    case s =>
-      val ks = s.asInstanceOf[List[Listener[Boolean]]]
-      val i = ks.indexOf(k)
-      if i >= 0 && !STATE.compareAndSet(this, s, ks.patch(i, Nil, 1)) then dropListener(k)
+  def dropListener(k: Listener[Boolean]): Unit = ListenerList.remove(this, STATE, k)
 
   /** The number of waiting listeners: for tests and diagnostics. */
   private[weft] def listenerCount: Int = state match

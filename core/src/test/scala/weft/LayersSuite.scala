@@ -16,6 +16,7 @@ class LayersSuite extends munit.FunSuite:
     "listeners and sources" -> Set(
       "CellSegment",
       "Listener",
+      "ListenerList",
       "ListenerLock",
       "NumberedLock",
       "Source",
