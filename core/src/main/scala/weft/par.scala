@@ -46,8 +46,9 @@ extension [A, CC[_]](xs: IterableOps[A, CC, ?])
    *
    * Fails fast as [[parLimit]]: the first failure of `f` cancels the other calls, waits for
    * them to end, and is thrown (later failures added as suppressed); cancelling the caller
-   * cancels them all. Futures that `f` starts belong to the call: the ones still running when it
-   * ends are cancelled and joined before it returns.
+   * cancels them all. Futures that `f` starts and does not await are cancelled and joined at the
+   * latest when the call returns (earlier if the fiber that ran `f` runs out of elements first):
+   * await what you start.
    *
    * {{{
    * val sizes: List[Long] = files.mapPar(8)(f => fileSize(f))
