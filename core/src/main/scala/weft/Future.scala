@@ -67,6 +67,18 @@ object Future:
   def altC[T](futures: Future[T]*): Future[T] =
     CoreFutures.firstSuccess(futures, cancelLosers = true)
 
+  /** Collects futures in completion order: see [[weft.Collector]] (as gears' `Collector`). */
+  type Collector[T] = weft.Collector[T]
+
+  /** Creates a [[weft.Collector]]: `Future.Collector(f1, f2)`. */
+  val Collector: weft.Collector.type = weft.Collector
+
+  /** A collector that takes more futures while collecting: see [[weft.MutableCollector]]. */
+  type MutableCollector[T] = weft.MutableCollector[T]
+
+  /** Creates a [[weft.MutableCollector]]: `Future.MutableCollector[Int]()`. */
+  val MutableCollector: weft.MutableCollector.type = weft.MutableCollector
+
   /** A future already completed with `value`. */
   def successful[T](value: T): Future[T] = now(Success(value))
 

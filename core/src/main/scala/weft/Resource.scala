@@ -45,6 +45,20 @@ sealed trait Resource[+T]:
   /** A resource acquired after this one, from its value; released before this one. */
   def flatMap[U](f: T => Resource[U]): Resource[U] = Resource.FlatMapped(this, f)
 
+  /**
+   * Acquires the value now and hands it over with its release, for a lifetime that no `use`
+   * block can draw (a field of an object closed later, gears' `allocated`). The caller owns the
+   * value: it must call [[Resource.Allocated.release]] once done (a second call does nothing).
+   * Acquisition follows the rules of `use`: uninterruptible; a failing part releases what was
+   * acquired before it; a scope cancelled meanwhile releases everything and throws.
+   *
+   * {{{
+   * val conn = Resource.fromAutoCloseable(open()).allocated
+   * try serve(conn.value) finally conn.release()
+   * }}}
+   */
+  def allocated(using Async): Resource.Allocated[T]
+
 /** Building resources. */
 object Resource:
 
@@ -66,6 +80,39 @@ object Resource:
   /** A value that needs no release. */
   def pure[T](value: T): Resource[T] = Pure(value)
 
+  /**
+   * A nested scope as a resource (gears' `spawning`): its value is an `Async` whose futures
+   * belong to the scope; releasing it cancels them and waits until their threads have ended,
+   * as at the end of `Async.group`. The scope is cancelled with the one that acquired it.
+   * Useful beside other resources, or with [[Resource.allocated]] for futures that must live as
+   * long as an object.
+   *
+   * {{{
+   * Resource.spawning.use: scope =>
+   *   Future(heartbeat())(using scope) // cancelled and joined when `use` ends
+   *   serve()
+   * }}}
+   */
+  def spawning: Resource[Async] = Spawning
+
+  /**
+   * A value acquired by [[Resource.allocated]] and its release, run at most once.
+   * @param value
+   *   the acquired value
+   */
+  final class Allocated[+T] private[Resource] (val value: T, releaseOnce: Async ?=> Unit):
+    private val released = java.util.concurrent.atomic.AtomicBoolean()
+
+    /**
+     * Releases the value as `use` would (uninterruptibly, parts in reverse order); only the
+     * first call does. A failure of the release is thrown.
+     */
+    def release()(using Async): Unit =
+      if released.compareAndSet(false, true) then releaseOnce
+
+    /** Whether [[release]] has been called. */
+    def isReleased: Boolean = released.get
+
   /** Both resources: `a` acquired first, released last. */
   def both[A, B](a: Resource[A], b: Resource[B]): Resource[(A, B)] =
     a.flatMap(x => b.map(y => (x, y)))
@@ -76,10 +123,32 @@ object Resource:
       r.flatMap(x => rest.map(x :: _))
 
   /** An acquire/release pair; holds the error rules. */
-  private final class Primitive[T](acquire: () => Async ?=> T, release: T => Async ?=> Unit)
+  private class Primitive[T](acquire: () => Async ?=> T, release: T => Async ?=> Unit)
       extends Resource[T]:
     def use[R](body: T => R)(using async: Async): R =
-      Cancellation.check("Resource.use")
+      val v = acquireValue("Resource.use")
+      val result =
+        try body(v)
+        catch
+          case e: Throwable =>
+            releaseAfter(v, e)
+            throw e
+      val failure = runRelease(v)
+      if failure != null then throw failure
+      result
+
+    def allocated(using Async): Allocated[T] =
+      val v = acquireValue("Resource.allocated")
+      Allocated(
+        v, {
+          val failure = runRelease(v)
+          if failure != null then throw failure
+        }
+      )
+
+    /** Acquires uninterruptibly; a cancellation meanwhile releases the value and is thrown. */
+    private def acquireValue(what: String)(using Async): T =
+      Cancellation.check(what)
       var acquired = false
       var value: T | Null = null
       try
@@ -91,16 +160,7 @@ object Resource:
           // cancelled during acquisition: release what we got, then report the cancellation
           releaseAfter(value.asInstanceOf[T], c)
           throw c
-      val v = value.asInstanceOf[T]
-      val result =
-        try body(v)
-        catch
-          case e: Throwable =>
-            releaseAfter(v, e)
-            throw e
-      val failure = runRelease(v)
-      if failure != null then throw failure
-      result
+      value.asInstanceOf[T]
 
     /** Releases after `primary` was thrown: a release failure is attached to it. */
     private def releaseAfter(v: T, primary: Throwable)(using Async): Unit =
@@ -121,14 +181,50 @@ object Resource:
       catch case _: CancellationException => () // deferred cancellation: stays pending
       failure
 
+  /** [[Resource.spawning]]: a nested scope, opened and closed as by `Async.group`. */
+  private object Spawning extends Primitive[Async](() => openScope, closeScope)
+
+  private def openScope(using outer: Async): Async =
+    val g = CompletionGroup.scoped()
+    g.link(outer.group)
+    outer.withGroup(g)
+
+  private def closeScope(scope: Async): Unit =
+    val g = scope.group
+    g.cancel()
+    g.waitCompletion()
+    g.unlink(): Unit
+
+  /** Runs `next`; if it throws, releases `a` first (a failure of the release suppressed). */
+  private def orRelease[U](a: Allocated[?])(next: => U)(using Async): U =
+    try next
+    catch
+      case e: Throwable =>
+        try a.release()
+        catch case r: Throwable => if r ne e then e.addSuppressed(r)
+        throw e
+
+  /** Releases `second`, then `first`, even if the first release fails (its failure wins). */
+  private def releaseBoth(second: Allocated[?], first: Allocated[?])(using Async): Unit =
+    orRelease(first)(second.release())
+    first.release()
+
   /** `Resource.pure(value)`. */
   private final class Pure[T](value: T) extends Resource[T]:
     def use[R](body: T => R)(using Async): R = body(value)
+    def allocated(using Async): Allocated[T] = Allocated(value, ())
 
   /** `r.map(f)`. */
   private final class Mapped[T, U](r: Resource[T], f: T => U) extends Resource[U]:
     def use[R](body: U => R)(using Async): R = r.use(t => body(f(t)))
+    def allocated(using Async): Allocated[U] =
+      val a = r.allocated
+      Allocated(orRelease(a)(f(a.value)), a.release())
 
   /** `r.flatMap(f)`. */
   private final class FlatMapped[T, U](r: Resource[T], f: T => Resource[U]) extends Resource[U]:
     def use[R](body: U => R)(using Async): R = r.use(t => f(t).use(body))
+    def allocated(using Async): Allocated[U] =
+      val a = r.allocated
+      val b = orRelease(a)(f(a.value).allocated)
+      Allocated(b.value, releaseBoth(b, a))

@@ -93,20 +93,12 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
       true
     case _ => false
 
-  @tailrec
-  protected final def addListener(k: Listener[TimerRang]): Unit = state match
-    case b: java.lang.Boolean => k.completeNow(b.booleanValue, this)
-    case s =>
-      val ks = s.asInstanceOf[List[Listener[TimerRang]]]
-      if !STATE.compareAndSet(this, s, k :: ks) then addListener(k)
+  protected final def addListener(k: Listener[TimerRang]): Unit =
+    ListenerList.push(this, STATE, k) match
+      case b: java.lang.Boolean => k.completeNow(b.booleanValue, this): Unit
+      case _                    => ()
 
-  @tailrec
-  final def dropListener(k: Listener[TimerRang]): Unit = state match
-    case _: java.lang.Boolean => ()
-    case s =>
-      val ks = s.asInstanceOf[List[Listener[TimerRang]]]
-      val i = ks.indexOf(k)
-      if i >= 0 && !STATE.compareAndSet(this, s, ks.patch(i, Nil, 1)) then dropListener(k)
+  final def dropListener(k: Listener[TimerRang]): Unit = ListenerList.remove(this, STATE, k)
 
   /** The number of registered listeners (0 once done): for tests and diagnostics. */
   private[weft] def listenerCount: Int = state match

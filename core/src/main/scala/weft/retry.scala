@@ -22,6 +22,11 @@ import scala.util.control.NonFatal
  * `Retry(0)` meant "retry forever", with no pause by default: a busy loop.) The pause before the
  * `k`-th retry (`k` = 1, 2, ...) is given by [[delay]], then randomised by [[jitter]].
  *
+ * With `repeatOnSuccess` the policy repeats the body after successes too, pausing as after a
+ * failure, until a failure it does not retry: [[Retry.untilFailure]] (gears' `untilFailure`)
+ * repeats a body until its first failure, which is thrown. `maxRetries` then counts
+ * consecutive failures (a success resets the count).
+ *
  * @param maxRetries
  *   retries after the first attempt (>= 0; [[Retry.Unlimited]] = until success)
  * @param delay
@@ -32,12 +37,15 @@ import scala.util.control.NonFatal
  * @param retryOn
  *   which non-fatal failures to retry; others are thrown at once. Cancellation of the caller's
  *   scope, `InterruptedException` and fatal errors are never retried.
+ * @param repeatOnSuccess
+ *   whether a success is repeated too (the run then ends only by a failure or cancellation)
  */
 final case class Retry(
     maxRetries: Int,
     delay: Retry.Delay = Retry.Delay.None,
     jitter: Retry.Jitter = Retry.Jitter.None,
-    retryOn: Throwable => Boolean = _ => true
+    retryOn: Throwable => Boolean = _ => true,
+    repeatOnSuccess: Boolean = false
 ):
   require(maxRetries >= 0, s"Retry: maxRetries must be >= 0, got $maxRetries")
   // Checked here rather than found missing at the first retry, where the error would replace
@@ -76,6 +84,14 @@ object Retry:
    */
   def forever(delay: Delay): Retry = Retry(Unlimited, delay)
 
+  /**
+   * Repeats the body while it succeeds, pausing `delay` between runs, and throws its first
+   * failure: `retry(Retry.untilFailure(Delay.Constant(1.second)))(poll())` polls every second
+   * until `poll` fails. It returns no value (each success is repeated); cancelling the caller
+   * stops it. As with [[forever]], `Delay.None` must be asked for by name.
+   */
+  def untilFailure(delay: Delay): Retry = Retry(0, delay, repeatOnSuccess = true)
+
   /** How long to pause before the `k`-th retry. */
   enum Delay:
 
@@ -97,6 +113,14 @@ object Retry:
      */
     case DecorrelatedJitter(base: FiniteDuration, max: FiniteDuration)
 
+    /**
+     * A pause computed by `next(k, previous)` before the `k`-th step (`k` = 1, 2, ...), where
+     * `previous` is the pause before the step before (`Duration.Zero` at first): any schedule
+     * (gears' custom `Delay`). `next` must return a pause >= 0; a negative one is an
+     * `IllegalArgumentException`, thrown with the body's failure as its suppressed cause.
+     */
+    case Custom(next: (Int, FiniteDuration) => FiniteDuration)
+
     this match // the singleton `None` is not initialised yet while it is constructed
       case Constant(p) =>
         require(p.length >= 0, s"Retry.Delay.Constant: pause must be >= 0, got $p")
@@ -111,7 +135,8 @@ object Retry:
           b.length >= 0 && b <= m,
           s"Retry.Delay.DecorrelatedJitter: need 0 <= base <= max, got $b, $m"
         )
-      case _ => ()
+      case Custom(next) => require(next != null, "Retry.Delay.Custom: next must not be null")
+      case _            => ()
 
     /** The pause in nanoseconds before the `k`-th retry, given the previous one. */
     private[weft] def nanosFor(k: Int, previous: Long, random: RandomGenerator): Long = this match
@@ -124,6 +149,13 @@ object Retry:
         val lo = base.toNanos
         val hi = math.max(lo, if previous == 0 then lo else saturating3(previous))
         math.min(max.toNanos, if hi == lo then lo else random.nextLong(lo, hi + 1))
+      case Custom(next) =>
+        val d = next(k, FiniteDuration(previous, NANOSECONDS))
+        require(
+          d != null && d.length >= 0,
+          s"Retry.Delay.Custom: the pause before step $k must be >= 0, got $d"
+        )
+        d.toNanos
 
   private def saturating3(n: Long): Long =
     if n > Long.MaxValue / 3 then Long.MaxValue - 1 else n * 3
@@ -165,7 +197,10 @@ def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current(
   var result: Option[T] = scala.None
   while result.isEmpty do
     Cancellation.check("retry")
-    try result = Some(Async.group(body))
+    var repeat = false
+    try
+      val v = Async.group(body)
+      if policy.repeatOnSuccess then repeat = true else result = Some(v)
     catch
       case e: CancellationException if Cancellation.pending => throw e
       case NonFatal(e) =>
@@ -181,4 +216,9 @@ def retry[T](policy: Retry, random: RandomGenerator = ThreadLocalRandom.current(
               if NonFatal(d) then e.addSuppressed(d) else throw d
               throw e
         if pause > Duration.Zero then sleep(pause)
+    if repeat then
+      // outside the `try`: a delay that throws after a success is thrown, not retried
+      failures = 0
+      val pause = delays.next()
+      if pause > Duration.Zero then sleep(pause)
   result.get

@@ -70,3 +70,28 @@ def withTimeout[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): T =
 /** As [[withTimeout]], with the limit in milliseconds (at least zero). */
 def withTimeout[T](millis: Long)(body: Async ?=> T)(using Async): T =
   withTimeout(StartableTimer.millisToDuration(millis))(body)
+
+/**
+ * Runs `body` with a time limit: `Right(value)`, or `Left(onTimeout)` if `timeout` elapses
+ * first. The rules are those of [[withTimeoutOption]]: on time-out the body is cancelled and its
+ * fiber has finished before this returns, and a value the body produced is never dropped.
+ * `onTimeout` is evaluated only on time-out; an exception of the body is thrown, not wrapped.
+ *
+ * {{{
+ * val reply: Either[String, Int] = withTimeoutEither(1.second, "no answer")(ask())
+ * }}}
+ * @throws IllegalArgumentException
+ *   if `timeout` is negative
+ */
+def withTimeoutEither[E, T](timeout: FiniteDuration, onTimeout: => E)(body: Async ?=> T)(using
+    Async
+): Either[E, T] =
+  withTimeoutOption(timeout)(body) match
+    case Some(v) => Right(v)
+    case None    => Left(onTimeout)
+
+/** As [[withTimeoutEither]], with the limit in milliseconds (at least zero). */
+def withTimeoutEither[E, T](millis: Long, onTimeout: => E)(body: Async ?=> T)(using
+    Async
+): Either[E, T] =
+  withTimeoutEither(StartableTimer.millisToDuration(millis), onTimeout)(body)

@@ -16,6 +16,7 @@ class LayersSuite extends munit.FunSuite:
     "listeners and sources" -> Set(
       "CellSegment",
       "Listener",
+      "ListenerList",
       "ListenerLock",
       "NumberedLock",
       "Source",
@@ -37,7 +38,8 @@ class LayersSuite extends munit.FunSuite:
       "Cancellation",
       "ForkHook",
       "ForkLocal",
-      "UnobservedFailures"
+      "UnobservedFailures",
+      "sourceValues"
     ),
     "futures" -> Set(
       "Future",
@@ -46,20 +48,19 @@ class LayersSuite extends munit.FunSuite:
       "RunnableFuture",
       "Promise",
       "futureOps",
-      "PlatformWait"
+      "PlatformWait",
+      "Collector",
+      "MutableCollector"
     ),
     // the object `Async` (its class `Async$`): the entry points, which start and join futures;
-    // beside it the other scopes: supervised ones, scope handles, watching groups
-    "scopes" -> Set(
-      "Async$",
-      "supervised",
-      "SupervisorGroup",
-      "Scope",
-      "ObservedResult"
-    ),
+    // beside it the other scopes: supervised ones and scope handles
+    "scopes" -> Set("Async$", "supervised", "SupervisorGroup", "Scope"),
+    // parallel collections and races of bodies: futures in a nested scope
+    "parallel" -> Set("par", "Par", "raceSuccess", "AllFailedException"),
     "time and resources" -> Set(
       "Timer",
       "StartableTimer",
+      "Ticker",
       "sleep",
       "timeout",
       "Task",

@@ -2,6 +2,7 @@ package weft.guide
 
 import java.util.concurrent.{CancellationException, CompletableFuture}
 import scala.util.Success
+import scala.util.Try
 import weft.*
 
 /** The examples of docs/guide/futures.md, run. */
@@ -69,3 +70,29 @@ class FuturesGuideSuite extends munit.FunSuite:
       reader.result // Success(HELLO)
     // end
     assertEquals(got, Success("HELLO"))
+
+  test("futures: parallel collections"):
+    // example: futures-par
+    val (both, doubled, failed) = Async.blocking:
+      def fetch(id: Int)(using Async): String =
+        sleep(10)
+        s"item $id"
+      val both = par(fetch(1), fetch(2)) // Seq(item 1, item 2)
+      val doubled = (1 to 100).toList.mapPar(8)(i => i * 2) // List(2, 4, ..., 200), in order
+      val failed = Try:
+        List(1, 2, 3).foreachPar(2): i =>
+          if i == 2 then throw IllegalStateException(s"bad $i") else sleep(60_000)
+      (both, doubled, failed) // failed: Failure(bad 2), after the other tasks were cancelled
+    // end
+    assertEquals(both, Seq("item 1", "item 2"))
+    assertEquals(doubled, (1 to 100).map(_ * 2).toList)
+    assertEquals(failed.failed.toOption.map(_.getMessage), Some("bad 2"))
+
+  test("futures: collector"):
+    // example: futures-collector
+    val order = Async.blocking:
+      val c = Future.MutableCollector(Future { sleep(200); "slow" }, Future { sleep(50); "fast" })
+      c += Future.successful("ready")
+      c.results.values.take(3).map(_.await).toList // List(ready, fast, slow)
+    // end
+    assertEquals(order, List("ready", "fast", "slow"))

@@ -2,6 +2,7 @@ package weft.guide
 
 import scala.concurrent.duration.*
 import scala.util.Success
+import scala.util.Try
 import weft.*
 import weft.channels.*
 
@@ -45,3 +46,17 @@ class RaceGuideSuite extends munit.FunSuite:
       finally timer.cancel()
     // end
     assertEquals(got, "got order-1")
+
+  test("race: raceSuccess"):
+    // example: race-success
+    val (page, allFailed) = Async.blocking:
+      val page = raceSuccess(
+        throw java.io.IOException("mirror 1 is down"),
+        { sleep(20); "from mirror 2" },
+        { sleep(5_000); "from mirror 3" } // cancelled once mirror 2 answers
+      )
+      val allFailed = Try(raceSuccess[String](throw Exception("a"), throw Exception("b")))
+      (page, allFailed) // from mirror 2; Failure(AllFailedException: all 2 alternatives failed ...)
+    // end
+    assertEquals(page, "from mirror 2")
+    assert(allFailed.failed.toOption.exists(_.isInstanceOf[AllFailedException]), allFailed)

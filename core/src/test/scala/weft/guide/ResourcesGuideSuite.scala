@@ -46,3 +46,24 @@ class ResourcesGuideSuite extends munit.FunSuite:
       mostAtOnce.get // at most 2: never more than two calls at a time
     // end
     assert(mostAtOnce >= 1 && mostAtOnce <= 2, mostAtOnce)
+
+  test("resources: allocated and spawning"):
+    // example: resources-allocated
+    val (value, events) = Async.blocking:
+      val log = ListBuffer[String]()
+      val conn = Resource(
+        acquire =
+          log += "open"; "conn"
+        ,
+        release = _ => log += "close"
+      )
+      val held = conn.allocated // open: acquired now, released when we say
+      val value = held.value
+      val served = Resource.spawning.use: scope =>
+        val idle = Future { sleep(60_000) }(using scope) // cancelled and joined when use ends
+        log += "serving"
+      held.release() // close
+      (value, log.toList) // (conn, List(open, serving, close))
+    // end
+    assertEquals(value, "conn")
+    assertEquals(events, List("open", "serving", "close"))

@@ -72,3 +72,37 @@ class TimeGuideSuite extends munit.FunSuite:
     assert(outcome.isFailure)
     val untilSuccess = Retry.forever(Retry.Delay.Constant(10.millis))
     assertEquals(untilSuccess.maxRetries, Retry.Unlimited)
+
+  test("time: timeout as Either"):
+    // example: time-timeout-either
+    val (inTime, late) = Async.blocking:
+      val inTime = withTimeoutEither(1.second, "too slow")(21 * 2) // Right(42)
+      val late = withTimeoutEither(20.millis, "too slow")(sleep(10.seconds)) // Left(too slow)
+      (inTime, late)
+    // end
+    assertEquals(inTime, Right(42))
+    assertEquals(late, Left("too slow"))
+
+  test("time: ticker"):
+    // example: time-ticker
+    val beats = Async.blocking:
+      val ticker = Ticker(10.millis)
+      var beats = 0
+      for _ <- ticker.values.take(3) do beats += 1 // one beat per tick
+      beats // 3; the ticker stops with this scope
+    // end
+    assertEquals(beats, 3)
+
+  test("retry: until failure, custom delay"):
+    // example: retry-until-failure
+    var polls = 0
+    val outcome = Async.blocking:
+      Try:
+        val growing = Retry.Delay.Custom((step, previous) => previous + step.millis) // 1, 3, 6 ms
+        retry(Retry.untilFailure(growing)):
+          polls += 1
+          if polls == 4 then throw IllegalStateException("source closed")
+    // outcome: Failure(IllegalStateException: source closed); polls: 4
+    // end
+    assertEquals(outcome.failed.toOption.map(_.getMessage), Some("source closed"))
+    assertEquals(polls, 4)

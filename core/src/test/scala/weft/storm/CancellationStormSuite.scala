@@ -206,6 +206,53 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assert(ran.get <= Storm.ops, s"${ran.get} bodies ran for ${Storm.ops} calls")
       assertEquals(active, 0, "keys stayed active after every task ended")
 
+  test("parallel maps and races: values in order, no task left running".tag(Stress.tag)):
+    withinDeadline(240, "storm-par"):
+      val tasks = ConcurrentLinkedQueue[Thread]()
+      def step(x: Int)(using Async): Int =
+        tasks.add(Thread.currentThread())
+        if x % 3 == 0 then sleep(0) else Fiber.yieldNow()
+        x
+      val r = Storm.run(): i =>
+        i % 3 match
+          case 0 =>
+            val out = List(1, 2, 3, 4, 5).mapPar(2)(x => step(x) * 2)
+            if out != List(2, 4, 6, 8, 10) then throw AssertionError(s"mapPar gave $out")
+          case 1 =>
+            val e = intercept[IllegalStateException]:
+              (1 to 6).foreachPar(3)(x => if step(x) == 4 then throw IllegalStateException("4"))
+            if e.getMessage != "4" then throw AssertionError(s"foreachPar threw $e")
+          case _ =>
+            val v = raceSuccess(step(1), { step(3); throw IllegalStateException("x") }, step(2))
+            if v != 1 && v != 2 then throw AssertionError(s"raceSuccess gave $v")
+      assertStormClean("par", r)
+      val alive = tasks.toArray.toSeq.collect { case t: Thread if t.isAlive => t }
+      assertEquals(alive.take(3), Nil, s"tasks outlived their call ($r)")
+
+  test("tickers, collectors and allocated resources: nothing left behind".tag(Stress.tag)):
+    withinDeadline(240, "storm-ticker"):
+      val scheduler = weft.runtime.AsyncSupport.default.scheduler
+      val before = scheduler.pendingCount
+      val acquired = AtomicInteger()
+      val released = AtomicInteger()
+      val res = Resource(acquired.incrementAndGet(), (_: Int) => released.incrementAndGet(): Unit)
+      val r = Storm.run(): i =>
+        i % 3 match
+          case 0 =>
+            val t = Ticker(1)
+            Async.await(t): Unit // the ticker stops with this call's scope however it ends
+          case 1 =>
+            val c = Future.Collector(Future(i), Future { Fiber.yieldNow(); i + 1 })
+            val got = c.results.values.take(2).map(_.await).toList.sorted
+            if got != List(i, i + 1) then throw AssertionError(s"collector gave $got")
+          case _ =>
+            val a = res.allocated
+            try Fiber.yieldNow()
+            finally a.release()
+      assertStormClean("ticker", r)
+      assertEquals(released.get, acquired.get, "an allocated resource was never released")
+      awaitCondition("tickers left the scheduler")(scheduler.pendingCount <= before)
+
 /** The runtime's yield, for bodies that must give up their carrier without waiting. */
 private object Fiber:
   def yieldNow(): Unit = weft.runtime.Fiber.yieldNow()

@@ -139,6 +139,54 @@ class RetrySuite extends munit.FunSuite:
       sleep(40)
       assertEquals(attempts.get, stopped)
 
+  test("a custom delay is a function of the step and the previous pause"):
+    val seen = collection.mutable.ArrayBuffer[(Int, Long)]()
+    val p = Retry(
+      0,
+      Delay.Custom { (k, previous) =>
+        seen += ((k, previous.toMillis))
+        previous + k.millis
+      }
+    )
+    assertEquals(p.delays(java.util.Random(1)).take(4).toList.map(_.toMillis), List(1L, 3, 6, 10))
+    assertEquals(seen.toList, List((1, 0L), (2, 1L), (3, 3L), (4, 6L)))
+    intercept[IllegalArgumentException](Delay.Custom(null))
+
+  test("a custom delay that is negative is reported with the body's failure"):
+    val b = Flaky(100)
+    val e = intercept[IllegalStateException]:
+      Async.blocking(retry(Retry(3, Delay.Custom((_, _) => -1.millis)))(b()))
+    assertEquals(e.getMessage, "fail 1")
+    assert(e.getSuppressed.exists(_.isInstanceOf[IllegalArgumentException]), e.getSuppressed.toList)
+    assertEquals(b.attempts.get, 1)
+
+  test("untilFailure repeats the body while it succeeds and throws its first failure"):
+    val runs = AtomicInteger()
+    val e = intercept[IllegalStateException]:
+      Async.blocking:
+        retry(Retry.untilFailure(Delay.Constant(1.milli))):
+          if runs.incrementAndGet() == 5 then throw IllegalStateException("stop")
+    assertEquals(e.getMessage, "stop")
+    assertEquals(runs.get, 5)
+
+  test("untilFailure with retries counts consecutive failures only"):
+    // fails on runs 2, 4, 5, 6: one failure is tolerated, so the run ends at the second in a row
+    val runs = AtomicInteger()
+    val e = intercept[IllegalStateException]:
+      Async.blocking:
+        retry(Retry(1, repeatOnSuccess = true)):
+          val n = runs.incrementAndGet()
+          if n == 2 || n >= 4 then throw IllegalStateException(s"fail $n")
+    assertEquals(e.getMessage, "fail 5")
+
+  test("cancelling the caller stops untilFailure"):
+    val runs = AtomicInteger()
+    Async.blocking:
+      val f = Future(retry(Retry.untilFailure(Delay.Constant(1.milli)))(runs.incrementAndGet()))
+      awaitCondition("a few runs")(runs.get >= 3)
+      f.cancel()
+      assert(f.result.failed.get.isInstanceOf[CancellationException])
+
   test("bad policies are an IllegalArgumentException at construction"):
     intercept[IllegalArgumentException](Retry(-1))
     intercept[IllegalArgumentException](Delay.Constant(-1.millis))

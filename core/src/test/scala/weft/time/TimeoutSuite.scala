@@ -20,6 +20,27 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
     assert(e.getMessage.contains("80"))
     assert(ms >= 80, s"timed out after $ms ms")
 
+  test("withTimeoutEither: Right(value) in time, Left(onTimeout) after, body cancelled"):
+    val bodyEnded = AtomicBoolean()
+    var onTimeoutRuns = 0
+    def late(): String =
+      onTimeoutRuns += 1
+      "late"
+    Async.blocking:
+      assertEquals(withTimeoutEither(5.seconds, late())(42), Right(42))
+      assertEquals(onTimeoutRuns, 0, "onTimeout was evaluated although the body was in time")
+      val r = withTimeoutEither(30, late()):
+        try sleep(60_000)
+        finally bodyEnded.set(true)
+        1
+      assertEquals(r, Left("late"))
+      assert(bodyEnded.get, "the body had not ended when the call returned")
+      intercept[IllegalArgumentException](withTimeoutEither(-1, "x")(1))
+      val e = intercept[IllegalStateException](
+        withTimeoutEither(5.seconds, "x")(throw IllegalStateException("own"))
+      )
+      assertEquals(e.getMessage, "own")
+
   test("withTimeoutOption returns None on timeout"):
     Async.blocking:
       assertEquals(withTimeoutOption(30.millis) { sleep(60_000); 1 }, None)
@@ -77,12 +98,23 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
   test("a value produced as the timeout fires is returned, never discarded"):
     Async.blocking:
       // A body that never waits cannot be cut short: it returns its value after the time is up.
+      // A body whose fiber had not started when the time was up never runs (None is right
+      // then): on a loaded machine that happens, so each call is retried until its body ran.
+      val started = AtomicBoolean()
       def busy(v: Int): Int =
+        started.set(true)
         val until = System.nanoTime() + 100_000_000L
         while System.nanoTime() < until do Thread.onSpinWait()
         v
-      assertEquals(withTimeoutOption(1.milli)(busy(7)), Some(7))
-      assertEquals(withTimeout(1.milli)(busy(8)), 8)
+      def once[T](call: => T): Option[T] =
+        started.set(false)
+        val r = scala.util.Try(call)
+        if started.get then Some(r.get) else None
+      def untilStarted[T](call: => T): T =
+        Iterator.continually(once(call)).take(50).flatten.nextOption().getOrElse:
+          fail("the body never started in 50 tries")
+      assertEquals(untilStarted(withTimeoutOption(1.milli)(busy(7))), Some(7))
+      assertEquals(untilStarted(withTimeout(1.milli)(busy(8))), 8)
 
   test("values read from a channel under short timeouts are all returned"):
     withinDeadline(60, "timeout-channel"):

@@ -191,10 +191,13 @@ object Workloads:
   /** The memcached client workloads (see [[MemcachedWorkloads]]). */
   val memcached: Seq[Workload] = MemcachedWorkloads.all
 
+  /** The parallel-collection workloads (see [[ParWorkloads]]). */
+  val par: Seq[Workload] = ParWorkloads.all
+
   /** Every workload, in report order. */
   val all: Seq[Workload] =
-    Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ keyed ++
-      memoryWorkloads ++ memcached
+    Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ par ++
+      keyed ++ memoryWorkloads ++ memcached
 
   /** The workload with this id. */
   def byId(id: String): Option[Workload] = all.find(_.id == id)

@@ -1,0 +1,60 @@
+package weft
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicInteger
+import scala.jdk.CollectionConverters.*
+import scala.util.{Failure, Success}
+
+/**
+ * Runs `bodies` at once, each on its own fiber, and returns the value of the first to succeed.
+ * The others are then cancelled, and waited for before this returns: a loser's value, if it
+ * produced one meanwhile, is dropped. A body that fails does not end the race while another
+ * may still succeed.
+ *
+ * If every body fails, throws an [[AllFailedException]] listing the failures in the order they
+ * happened. If the caller's scope is cancelled, every body is cancelled and waited for, and a
+ * `CancellationException` is thrown.
+ *
+ * To race futures that are already running, use `futures.awaitFirstWithCancel` (or
+ * `Future.altC`), which neither owns nor joins them.
+ *
+ * {{{
+ * val page = raceSuccess(fetchFrom(mirror1), fetchFrom(mirror2)) // the first good answer
+ * }}}
+ * @throws IllegalArgumentException
+ *   if `bodies` is empty (such a race could never succeed)
+ */
+def raceSuccess[T](bodies: (Async ?=> T)*)(using Async): T =
+  require(bodies.nonEmpty, "raceSuccess needs at least one body")
+  Cancellation.check("raceSuccess")
+  // Each body completes `winner` with its value, or records its failure; the last failure
+  // completes it with all of them. The nested scope's end cancels and joins the losers.
+  // `RaceSuccessSuite` re-checks both ends and the join.
+  val winner = Promise[T]()
+  val failures = ConcurrentLinkedQueue[Throwable]()
+  val left = AtomicInteger(bodies.size)
+  Async.group:
+    bodies.foreach: body =>
+      Future:
+        try winner.tryComplete(Success(body)): Unit
+        catch
+          case e: Throwable =>
+            failures.add(e)
+            if left.decrementAndGet() == 0 then
+              winner.tryComplete(Failure(AllFailedException(failures.asScala.toList))): Unit
+    winner.future.await
+
+/**
+ * Every one of several alternatives failed ([[raceSuccess]]): [[failures]] lists their
+ * exceptions in the order they happened. The first is also the `cause`, the others are
+ * `suppressed`, so a printed stack trace shows them all.
+ *
+ * @param failures
+ *   the failures, first to last (at least one)
+ */
+final class AllFailedException(val failures: List[Throwable])
+    extends RuntimeException(
+      s"all ${failures.size} alternatives failed; the first with: ${failures.headOption.orNull}",
+      failures.headOption.orNull
+    ):
+  failures.drop(1).foreach(addSuppressed)

@@ -1,0 +1,99 @@
+package weft.time
+
+import java.util.concurrent.CancellationException
+import scala.concurrent.duration.*
+import scala.util.Success
+import weft.*
+import weft.testing.TimeTesting.*
+
+/** Ticker (periodic timer) and `Source.values`: ticks on schedule, skipping, stopping. */
+class TickerSuite extends munit.FunSuite, weft.testing.StressChecks:
+
+  def holdsIn(seconds: Int)(body: => Unit): Unit = withinDeadline(seconds, "weft-ticker-")(body)
+
+  test("a ticker offers true at every tick, never before its time"):
+    holdsIn(20):
+      Async.blocking:
+        val t0 = System.nanoTime()
+        val ticker = Ticker(10.millis)
+        for _ <- 1 to 3 do
+          assertEquals(Async.await(ticker), true)
+          val tick = ticker.ticks // read before the clock: a later tick may fire meanwhile
+          val elapsedMs = (System.nanoTime() - t0) / 1_000_000.0
+          assert(elapsedMs >= tick * 10 - 1, s"tick $tick at $elapsedMs ms")
+        assert(ticker.ticks >= 3, ticker.toString)
+        ticker.cancel()
+
+  test("ticks do not drift: a reader that overruns skips the ticks it missed"):
+    holdsIn(20):
+      Async.blocking:
+        val ticker = Ticker(10.millis)
+        Async.await(ticker)
+        val before = ticker.ticks
+        Thread.sleep(35) // busy for three and a half periods
+        Async.await(ticker)
+        // tick numbers follow the clock from the start: a schedule counted from each late tick
+        // (which drifts) would give before + 1 here
+        assert(ticker.ticks >= before + 4, s"${ticker.ticks} after $before")
+        ticker.cancel()
+
+  test("cancel makes every waiting and later await return false, and frees the scheduler"):
+    holdsIn(20):
+      Async.blocking:
+        val timersBefore = pendingTimers
+        val ticker = Ticker(1.hour)
+        val waiting = Future(Async.await(ticker))
+        awaitCondition("the await registered")(ticker.listenerCount == 1)
+        ticker.cancel()
+        assertEquals(waiting.result, Success(false))
+        assertEquals(Async.await(ticker), false)
+        assertEquals(ticker.listenerCount, 0)
+        assert(ticker.isCancelled)
+        awaitCondition("the ticker's entry left the scheduler")(pendingTimers <= timersBefore)
+
+  test("a ticker stops with the scope that created it"):
+    holdsIn(20):
+      Async.blocking:
+        val ticker = Async.group(Ticker(5.millis))
+        assert(ticker.isCancelled, "the ticker outlived its scope")
+        val seen = ticker.ticks
+        sleep(30)
+        assertEquals(ticker.ticks, seen)
+
+  test("a ticker races like any source; the loser's listener is dropped"):
+    holdsIn(20):
+      Async.blocking:
+        val ticker = Ticker(1.hour)
+        val timer = Timer(5.millis)
+        assertEquals(Async.await(Async.either(ticker, timer)), Right(true))
+        // the winning timer drops the race from the ticker after waking the awaiter
+        awaitCondition("the losing listener dropped")(ticker.listenerCount == 0)
+        ticker.cancel()
+
+  test("values reads a source as an iterator of its values"):
+    holdsIn(20):
+      Async.blocking:
+        val ticker = Ticker(2.millis)
+        assertEquals(ticker.values.take(3).toList, List(true, true, true))
+        ticker.cancel()
+        assertEquals(ticker.values.take(2).toList, List(false, false))
+        val f = Future(7)
+        assertEquals(f.values.take(2).toList, List(Success(7), Success(7)))
+
+  test("values stops with a CancellationException when the reader's scope is cancelled"):
+    holdsIn(20):
+      Async.blocking:
+        val ticker = Ticker(1.hour)
+        val reader = Future(ticker.values.foreach(_ => ()))
+        awaitCondition("the reader waits")(ticker.listenerCount == 1)
+        reader.cancel()
+        assert(reader.result.failed.get.isInstanceOf[CancellationException])
+        awaitCondition("the reader's listener dropped")(ticker.listenerCount == 0)
+        ticker.cancel()
+
+  test("a period that is not positive is rejected at the call"):
+    Async.blocking:
+      val e = intercept[IllegalArgumentException](Ticker(0.millis))
+      assert(e.getMessage.contains("period"), e.getMessage)
+      intercept[IllegalArgumentException](Ticker(-1))
+      intercept[IllegalArgumentException](Ticker(0))
