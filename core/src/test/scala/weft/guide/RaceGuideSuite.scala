@@ -45,3 +45,20 @@ class RaceGuideSuite extends munit.FunSuite:
       finally timer.cancel()
     // end
     assertEquals(got, "got order-1")
+
+  test("select: a timeout case"):
+    // example: race-select-timeout
+    val log = Async.blocking:
+      val inbox = UnboundedChannel[String]()
+      inbox.send("hello")
+      inbox.send("bye")
+      var log = Vector.empty[String]
+      var idle = false
+      while !idle do
+        Async.select(
+          inbox.canRead ~~> (m => log :+= m.get),
+          onTimeout(50.millis) { log :+= "idle"; idle = true }
+        )
+      log // Vector(hello, bye, idle)
+    // end
+    assertEquals(log, Vector("hello", "bye", "idle"))
