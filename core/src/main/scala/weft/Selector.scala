@@ -41,7 +41,7 @@ import weft.runtime.{Fiber, Scheduler}
  * its cache.
  *
  * ==A timeout case==
- * [[onTimeout]] is a case like any other: its source ([[SelectTimeout]]) is never ready when
+ * [[onTimeout]] is a case like any other: its source ([[Selector.Timeout]]) is never ready when
  * polled and schedules one task when its listener is registered, which completes the case when
  * it runs. Being registered last-in-line changes nothing to the protocol: the completer of
  * another case drops it like any registered listener, which cancels the task.
@@ -188,13 +188,55 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
         cases(i).source.asInstanceOf[Source[Any]].dropListener(listeners(i))
       i += 1
 
-/** The listeners of a [[Selector]]. */
+/** The listeners of a [[Selector]], and the source of its timeout cases. */
 private[weft] object Selector:
 
   /** The listener of case `index`: locked by its selector, which it completes. */
   final class CaseListener(sel: Selector, index: Int) extends Listener[Any]:
     val lock: ListenerLock | Null = sel
     def complete(data: Any, source: Source[Any]): Unit = sel.complete(index, data)
+
+  /**
+   * The source of an [[onTimeout]] case: offers `()` to each listener `nanos` after it was
+   * registered, unless it is dropped first (which frees the scheduled task). Never ready when
+   * polled, so a select's ready cases win over it. One scheduler task per registered listener;
+   * `SelectTimeoutSuite` checks that none is left once a select is over.
+   */
+  final class Timeout(nanos: Long, scheduler: Scheduler) extends Source[Unit]:
+    private val pending = ConcurrentHashMap[Listener[Unit], TimeoutEntry]()
+
+    override private[weft] def completesUnpaired: Boolean = true
+
+    def poll(k: Listener[Unit]): Boolean = false
+
+    def onComplete(k: Listener[Unit]): Unit =
+      val e = TimeoutEntry(k, this)
+      // In the map before it is scheduled, so a task that runs at once finds itself there.
+      pending.put(k, e)
+      val h = scheduler.schedule(nanos, e)
+      e.cancel = h
+      // Dropped meanwhile (a drop that found no handle yet): cancel here.
+      if pending.get(k) ne e then h.cancel(): Unit
+
+    def dropListener(k: Listener[Unit]): Unit =
+      val e = pending.remove(k)
+      if e != null then
+        val h = e.cancel
+        if h != null then h.nn.cancel(): Unit
+
+    /** Runs entry `e`: completes its listener unless it was dropped first. */
+    private[Selector] def ring(e: TimeoutEntry): Unit =
+      if pending.remove(e.k, e) then
+        try e.k.completeNow((), this): Unit
+        catch case t: Throwable => Fiber.reportUncaught(t)
+
+    /** The listeners registered and neither rung nor dropped: for tests. */
+    private[weft] def waiting: Int = pending.size
+
+  /** The scheduled task of a [[Timeout]] listener. */
+  final class TimeoutEntry(val k: Listener[Unit], src: Timeout) extends Runnable:
+    @volatile var cancel: Scheduler.Cancel | Null = uninitialized
+    def run(): Unit = src.ring(this)
 
 /**
  * A case of [[Async.select]] that fires once `timeout` has elapsed with no other case fired, and
@@ -217,7 +259,7 @@ private[weft] object Selector:
 def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): SelectCase[Unit, R] =
   if timeout.length < 0 then
     throw IllegalArgumentException(s"onTimeout: timeout must be >= 0, got $timeout")
-  SelectCase(SelectTimeout(timeout.toNanos, async.support.scheduler), _ => body)
+  SelectCase(Selector.Timeout(timeout.toNanos, async.support.scheduler), _ => body)
 
 /**
  * [[onTimeout]] with the timeout in milliseconds.
@@ -227,46 +269,3 @@ def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): Selec
 def onTimeout[R](millis: Long)(body: => R)(using Async): SelectCase[Unit, R] =
   if millis < 0 then throw IllegalArgumentException(s"onTimeout: millis must be >= 0, got $millis")
   onTimeout(FiniteDuration(millis, MILLISECONDS))(body)
-
-/**
- * The source of an [[onTimeout]] case: offers `()` to each listener `nanos` after it was
- * registered, unless it is dropped first (which frees the scheduled task). Never ready when
- * polled, so a select's ready cases win over it. One scheduler task per registered listener;
- * `SelectTimeoutSuite` checks that none is left once a select is over.
- */
-private[weft] final class SelectTimeout(nanos: Long, scheduler: Scheduler) extends Source[Unit]:
-  private val pending = ConcurrentHashMap[Listener[Unit], SelectTimeout.Entry]()
-
-  override private[weft] def completesUnpaired: Boolean = true
-
-  def poll(k: Listener[Unit]): Boolean = false
-
-  def onComplete(k: Listener[Unit]): Unit =
-    val e = SelectTimeout.Entry(k, this)
-    // In the map before it is scheduled, so a task that runs at once finds itself there.
-    pending.put(k, e)
-    val h = scheduler.schedule(nanos, e)
-    e.cancel = h
-    // Dropped meanwhile (a drop that found no handle yet): cancel here.
-    if pending.get(k) ne e then h.cancel(): Unit
-
-  def dropListener(k: Listener[Unit]): Unit =
-    val e = pending.remove(k)
-    if e != null then
-      val h = e.cancel
-      if h != null then h.nn.cancel(): Unit
-
-  /** Runs entry `e`: completes its listener unless it was dropped first. */
-  private def ring(e: SelectTimeout.Entry): Unit =
-    if pending.remove(e.k, e) then
-      try e.k.completeNow((), this): Unit
-      catch case t: Throwable => Fiber.reportUncaught(t)
-
-  /** The listeners registered and neither rung nor dropped: for tests. */
-  private[weft] def waiting: Int = pending.size
-
-/** The scheduled task of a [[SelectTimeout]] listener. */
-private[weft] object SelectTimeout:
-  final class Entry(val k: Listener[Unit], src: SelectTimeout) extends Runnable:
-    @volatile var cancel: Scheduler.Cancel | Null = uninitialized
-    def run(): Unit = src.ring(this)

@@ -50,7 +50,7 @@ class SelectTimeoutSuite extends munit.FunSuite:
 
   test("another case winning cancels the timer: no task, no listener left"):
     val sched = ManualScheduler()
-    val timeout = SelectTimeout(1.hour.toNanos, sched)
+    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val p = Promise[Int]()
     Async.blocking:
       val sel = Future(Async.select(p.future ~~> (_.get), SelectCase(timeout, _ => -1)))
@@ -63,7 +63,7 @@ class SelectTimeoutSuite extends munit.FunSuite:
 
   test("the timer ringing completes the select once; a late value is left for others"):
     val sched = ManualScheduler()
-    val timeout = SelectTimeout(1.hour.toNanos, sched)
+    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val ch = SyncChannel[Int]()
     Async.blocking:
       val sel = Future(Async.select(ch.canRead ~~> (_.get), SelectCase(timeout, _ => -1)))
@@ -75,7 +75,7 @@ class SelectTimeoutSuite extends munit.FunSuite:
 
   test("cancelling the selecting fiber frees the timer and the parked cases"):
     val sched = ManualScheduler()
-    val timeout = SelectTimeout(1.hour.toNanos, sched)
+    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val a = SyncChannel[Int]()
     val b = BufferedChannel[Int](1)
     Async.blocking:

@@ -146,6 +146,12 @@ class ChannelLincheckSuite extends munit.FunSuite:
     // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
     modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
 
+  test("LincheckBufferedError: model checking, three operations per thread".tag(Stress.tag)):
+    // A deeper search where the close of either kind races reads and sends: a failure recorded
+    // after the closed bit (instead of before) let a read answer "closed" on a failed channel,
+    // which no sequential run does: the full-size search (`./sbtw stress`) finds that one.
+    modelCheck(classOf[LincheckBufferedError], iterations = 100, actorsPerThread = 3)
+
   test("LincheckSelect2: model checking".tag(Stress.tag)):
     LincheckRuns.modelCheck(classOf[LincheckSelect2], 30, 20, threads = 2, actorsPerThread = 3)
 
