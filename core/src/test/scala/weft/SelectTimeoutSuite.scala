@@ -30,6 +30,19 @@ class SelectTimeoutSuite extends munit.FunSuite:
         live.decrementAndGet()
         t.run()
 
+  /**
+   * Starts a select of `cases` and a one-hour timeout case (returning -1) on a manual scheduler
+   * in a future; returns once the timeout case is registered.
+   */
+  def startSelect(cases: SelectCase[?, Int]*)(using
+      Async
+  ): (ManualScheduler, Selector.Timeout, Future[Int]) =
+    val sched = ManualScheduler()
+    val timeout = Selector.Timeout(1.hour.toNanos, sched)
+    val sel = Future(Async.select((cases :+ SelectCase(timeout, _ => -1))*))
+    awaitCondition("the timeout registered")(timeout.waiting == 1)
+    (sched, timeout, sel)
+
   test("fires after the timeout when no other case does, and frees its task"):
     val before = pendingTimers
     val ch = SyncChannel[Int]()
@@ -49,45 +62,37 @@ class SelectTimeoutSuite extends munit.FunSuite:
       assertEquals(Async.select(ch.canRead ~~> (_.get), onTimeout(0)(-1)), -1)
 
   test("another case winning cancels the timer: no task, no listener left"):
-    val sched = ManualScheduler()
-    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val p = Promise[Int]()
-    Async.blocking:
-      val sel = Future(Async.select(p.future ~~> (_.get), SelectCase(timeout, _ => -1)))
-      awaitCondition("the timeout registered")(timeout.waiting == 1)
+    val (sched, timeout) = Async.blocking:
+      val (sched, timeout, sel) = startSelect(p.future ~~> (_.get))
       assertEquals(sched.pendingCount, 1)
       p.success(5)
       assertEquals(sel.await, 5)
+      (sched, timeout)
     assertEquals(timeout.waiting, 0, "the timeout's listener stayed")
     assertEquals(sched.pendingCount, 0, "the timer task stayed scheduled")
 
   test("the timer ringing completes the select once; a late value is left for others"):
-    val sched = ManualScheduler()
-    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val ch = SyncChannel[Int]()
     Async.blocking:
-      val sel = Future(Async.select(ch.canRead ~~> (_.get), SelectCase(timeout, _ => -1)))
-      awaitCondition("the timeout registered")(timeout.waiting == 1)
+      val (sched, timeout, sel) = startSelect(ch.canRead ~~> (_.get))
       sched.fire()
       assertEquals(sel.await, -1)
       assertEquals(ch.trySend(1), false, "the losing read case still took a value")
-    assertEquals(timeout.waiting, 0)
+      assertEquals(timeout.waiting, 0)
 
   test("cancelling the selecting fiber frees the timer and the parked cases"):
-    val sched = ManualScheduler()
-    val timeout = Selector.Timeout(1.hour.toNanos, sched)
     val a = SyncChannel[Int]()
     val b = BufferedChannel[Int](1)
     Async.blocking:
-      val sel = Future:
-        Async.select(a.canRead ~~> (_ => 1), b.canRead ~~> (_ => 2), SelectCase(timeout, _ => -1))
-      awaitCondition("the timeout registered")(timeout.waiting == 1)
-      sel.cancel()
+      // The group's end cancels the select and waits until its fiber has left.
+      val (sched, timeout, sel) = Async.group:
+        startSelect(a.canRead ~~> (_ => 1), b.canRead ~~> (_ => 2))
       assert(sel.result.failed.toOption.exists(_.isInstanceOf[CancellationException]))
       assertEquals(a.trySend(1), false, "the abandoned select stayed parked in a's cell")
       b.send(2)
       assertEquals(b.tryRead(), Some(Success(2)), "the abandoned select took b's value")
-    assertEquals((timeout.waiting, sched.pendingCount), (0, 0), "the timer stayed")
+      assertEquals((timeout.waiting, sched.pendingCount), (0, 0), "the timer stayed")
 
   test("a loop of selects with a timeout leaves no timer behind"):
     val before = pendingTimers
