@@ -1,6 +1,9 @@
 package weft
 
-import weft.runtime.Fiber
+import java.util.concurrent.ConcurrentHashMap
+import scala.compiletime.uninitialized
+import scala.concurrent.duration.{FiniteDuration, MILLISECONDS}
+import weft.runtime.{Fiber, Scheduler}
 
 /**
  * One [[Async.select]] in progress on the JVM: the lock shared by the listeners of all its cases,
@@ -36,6 +39,12 @@ import weft.runtime.Fiber
  * by the caller once the select fired ([[fire]]) or was abandoned, not by the completing
  * sender, which only drops watch-list listeners: the caller wrote those cells and finds them in
  * its cache.
+ *
+ * ==A timeout case==
+ * [[onTimeout]] is a case like any other: its source ([[Selector.Timeout]]) is never ready when
+ * polled and schedules one task when its listener is registered, which completes the case when
+ * it runs. Being registered last-in-line changes nothing to the protocol: the completer of
+ * another case drops it like any registered listener, which cancels the task.
  */
 private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends NumberedLock:
   import Selector.*
@@ -179,10 +188,84 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]]) extends Numbere
         cases(i).source.asInstanceOf[Source[Any]].dropListener(listeners(i))
       i += 1
 
-/** The listeners of a [[Selector]]. */
+/** The listeners of a [[Selector]], and the source of its timeout cases. */
 private[weft] object Selector:
 
   /** The listener of case `index`: locked by its selector, which it completes. */
   final class CaseListener(sel: Selector, index: Int) extends Listener[Any]:
     val lock: ListenerLock | Null = sel
     def complete(data: Any, source: Source[Any]): Unit = sel.complete(index, data)
+
+  /**
+   * The source of an [[onTimeout]] case: offers `()` to each listener `nanos` after it was
+   * registered, unless it is dropped first (which frees the scheduled task). Never ready when
+   * polled, so a select's ready cases win over it. One scheduler task per registered listener;
+   * `SelectTimeoutSuite` checks that none is left once a select is over.
+   */
+  final class Timeout(nanos: Long, scheduler: Scheduler) extends Source[Unit]:
+    private val pending = ConcurrentHashMap[Listener[Unit], TimeoutEntry]()
+
+    override private[weft] def completesUnpaired: Boolean = true
+
+    def poll(k: Listener[Unit]): Boolean = false
+
+    def onComplete(k: Listener[Unit]): Unit =
+      val e = TimeoutEntry(k, this)
+      // In the map before it is scheduled, so a task that runs at once finds itself there.
+      pending.put(k, e)
+      val h = scheduler.schedule(nanos, e)
+      e.cancel = h
+      // Dropped meanwhile (a drop that found no handle yet): cancel here.
+      if pending.get(k) ne e then h.cancel(): Unit
+
+    def dropListener(k: Listener[Unit]): Unit =
+      val e = pending.remove(k)
+      if e != null then
+        val h = e.cancel
+        if h != null then h.nn.cancel(): Unit
+
+    /** Runs entry `e`: completes its listener unless it was dropped first. */
+    private[Selector] def ring(e: TimeoutEntry): Unit =
+      if pending.remove(e.k, e) then
+        try e.k.completeNow((), this): Unit
+        catch case t: Throwable => Fiber.reportUncaught(t)
+
+    /** The listeners registered and neither rung nor dropped: for tests. */
+    private[weft] def waiting: Int = pending.size
+
+  /** The scheduled task of a [[Timeout]] listener. */
+  final class TimeoutEntry(val k: Listener[Unit], src: Timeout) extends Runnable:
+    @volatile var cancel: Scheduler.Cancel | Null = uninitialized
+    def run(): Unit = src.ring(this)
+
+/**
+ * A case of [[Async.select]] that fires once `timeout` has elapsed with no other case fired, and
+ * runs `body`: Kotlin's `onTimeout`, ox's `selectWithin`. A case ready when the select starts
+ * always wins over it, even over a zero timeout. The timer starts only if the select has to
+ * wait, and it is cancelled as soon as another case fires or the select is given up (its fiber
+ * cancelled): a loop of selects leaves no timer behind, and needs no timer of its own.
+ * {{{
+ * while running do
+ *   Async.select(
+ *     inbox.canRead ~~> (m => handle(m)),
+ *     onTimeout(1.second)(sendHeartbeat())
+ *   )
+ * }}}
+ * Each select counts its own `timeout`, from when it starts waiting; a case value made once and
+ * used in many selects is fine.
+ * @throws IllegalArgumentException
+ *   if `timeout` is negative
+ */
+def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): SelectCase[Unit, R] =
+  if timeout.length < 0 then
+    throw IllegalArgumentException(s"onTimeout: timeout must be >= 0, got $timeout")
+  SelectCase(Selector.Timeout(timeout.toNanos, async.support.scheduler), _ => body)
+
+/**
+ * [[onTimeout]] with the timeout in milliseconds.
+ * @throws IllegalArgumentException
+ *   if `millis` is negative
+ */
+def onTimeout[R](millis: Long)(body: => R)(using Async): SelectCase[Unit, R] =
+  if millis < 0 then throw IllegalArgumentException(s"onTimeout: millis must be >= 0, got $millis")
+  onTimeout(FiniteDuration(millis, MILLISECONDS))(body)

@@ -2,6 +2,7 @@ package weft.channels
 
 import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
+import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
 import weft.{Async, Promise, Source}
 import weft.runtime.{CacheLine, Fiber}
@@ -35,6 +36,12 @@ import weft.runtime.{CacheLine, Fiber}
  * failed; readers of cells at or above `closedAt` get `Failure(ChannelClosedException)`.
  * Buffered values are therefore drained before readers see the failure.
  *
+ * Closing with an error (`error(cause)`) records the cause in `failure` before it sets the bit;
+ * a reader that sees the bit and a recorded failure fails at once, whatever its cell, so the
+ * buffered values are dropped. A reader that claimed a cell before the close and finds a value
+ * there still takes it (its read overlapped the close); one that finds its cell empty breaks it
+ * and fails, and the sender of that cell then finds it broken and fails too.
+ *
  * ==Sources (select, race, filter)==
  * A send source ([[SendSource]]) claims a cell like `send` (a [[Cells.Sender]] carrying its
  * listener and lock). Listeners of `canRead` ([[ReadSource]]) are different because they may
@@ -61,6 +68,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   // channel-chain-1000 benchmarks re-check it; figures in docs/perf/channels.md.
   private val counts = new Array[Long](CountsLength)
   @volatile private[channels] var closedAt: Long = Long.MaxValue
+  // The cause given to `error`, written before the closed bit (so whoever sees the bit sees it);
+  // `null` for a channel closed by `close()` or still open.
+  @volatile private[channels] var failure: Throwable | Null = uninitialized
   private[channels] val sendHint = AtomicReference[Segment](Segment(0))
   private[channels] val recvHint = AtomicReference[Segment](sendHint.get())
   private val closing = AtomicBoolean()
@@ -81,12 +91,20 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
   private[channels] inline def claimReceive(): Long = COUNT.getAndAdd(counts, ReceiversAt, 1L)
 
   /**
-   * Whether the channel is closed and cell `r` is at or above `closedAt` (a reader there gets
-   * the failure). Reads `closedAt` first: it sits on a line the senders do not write; `r` is
-   * evaluated last.
+   * Whether the channel is closed and a reader of cell `r` gets the failure: `r` is at or above
+   * `closedAt`, or the channel was closed with an error (buffered values are dropped). Reads
+   * `closedAt` first: it sits on a line the senders do not write; `r` is evaluated last.
    */
   private[channels] inline def isClosedAt(inline r: Long): Boolean =
-    closedAt != Long.MaxValue && isClosed(senders) && r >= closedAt
+    closedAt != Long.MaxValue && isClosed(senders) && (failure != null || r >= closedAt)
+
+  /** The exception of a closed channel: [[ChannelFailedException]] after `error`. */
+  private[channels] def closedException(): ChannelClosedException =
+    val cause = failure
+    if cause == null then ChannelClosedException() else ChannelFailedException(cause)
+
+  /** The failure a reader of a closed channel gets. */
+  private[channels] def closedFailure[A]: Try[A] = Failure(closedException())
 
   /** Whether this is a rendezvous channel (select cases may park in its cells). */
   private[channels] val rendezvous: Boolean = capacity == 0
@@ -110,7 +128,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     while !sent do
       val h = sendHint.get()
       val s: Long = claimSend()
-      if isClosed(s) then throw ChannelClosedException()
+      if isClosed(s) then throw closedException()
       val seg = segmentFor(sendHint, h, s)
       sent = sendInCell(seg, index(s), s, v)
 
@@ -137,7 +155,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 
   private def awaitSender(w: Sender, seg: Segment, i: Int)(using Async): Boolean =
     if isClosed(senders) && seg.cells.compareAndSet(i, w, Broken) then
-      throw ChannelClosedException()
+      throw closedException()
     var interrupted = false
     spin.beforePark(w.outcome != null)
     while w.outcome == null do
@@ -146,7 +164,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
         if seg.cells.compareAndSet(i, w, Broken) then raiseInterrupt()
         interrupted = true
     if interrupted then Fiber.selfInterrupt()
-    if w.outcome eq Closed then throw ChannelClosedException()
+    if w.outcome eq Closed then throw closedException()
     true
 
   // ---- blocking read ----
@@ -249,13 +267,21 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
 
   // ---- closing ----
 
-  def close(): Unit =
+  def close(): Unit = closeWith(null)
+
+  def error(cause: Throwable): Unit =
+    if cause == null then throw IllegalArgumentException("error(cause): cause must not be null")
+    closeWith(cause)
+
+  /** Closes the channel once, "done" (`cause == null`) or failed; see the header. */
+  private def closeWith(cause: Throwable | Null): Unit =
     if !closing.compareAndSet(false, true) then
       var spins = 0
       while !isClosed(senders) do
         Fiber.spinPause(spins)
         spins += 1
     else
+      failure = cause
       var done = false
       while !done do
         val s = senders
@@ -264,7 +290,11 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
       sweep()
       reads.notifyWatchers()
 
-  /** Fails the senders parked below `closedAt` and the readers parked at or above it. */
+  /**
+   * Fails the senders parked below `closedAt` and the readers parked at or above it. After
+   * `error`, a reader parked below `closedAt` is left to its sender, which claimed its cell
+   * before the close and will hand it a value (or break the cell and fail).
+   */
   private def sweep(): Unit =
     val rh = recvHint.get()
     val sh = sendHint.get()
@@ -314,8 +344,6 @@ private[channels] object CellChannel:
   inline def isClosed(s: Long): Boolean = (s & ClosedBit) != 0
   inline def count(s: Long): Long = s & ~ClosedBit
   inline def index(i: Long): Int = (i % Cells.SegmentSize).toInt
-
-  def closedFailure[T]: Try[T] = Failure(ChannelClosedException())
 
   /** Moves a segment hint forward to `seg` (hints never move back). */
   def moveForward(hint: AtomicReference[Cells.Segment], seg: Cells.Segment): Unit =

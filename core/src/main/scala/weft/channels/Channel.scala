@@ -1,11 +1,7 @@
 package weft.channels
 
-import scala.util.Try
+import scala.util.{Failure, Success, Try}
 import weft.{Async, Source}
-
-/** Thrown by sending on a closed channel; the failure read from a closed, drained channel. */
-final class ChannelClosedException(message: String = "the channel is closed")
-    extends RuntimeException(message)
 
 /** The sending end of a channel. */
 trait SendableChannel[T]:
@@ -16,6 +12,20 @@ trait SendableChannel[T]:
    *   if the channel is (or gets, while waiting) closed; `x` was then not delivered
    */
   def send(x: T)(using Async): Unit
+
+  /**
+   * Sends `x` as [[send]] does, but returns why the channel is closed instead of throwing:
+   * `()` once `x` was taken or buffered, [[ChannelClosed.Done]] or [[ChannelClosed.Error]] if the
+   * channel is (or gets, while waiting) closed; `x` was then not delivered.
+   * {{{
+   * ch.sendOrClosed(x) match
+   *   case c: ChannelClosed => stopProducing(c)
+   *   case ()               => ()
+   * }}}
+   */
+  def sendOrClosed(x: T)(using Async): Unit | ChannelClosed =
+    try send(x)
+    catch case e: ChannelClosedException => ChannelClosed.of(e)
 
   /**
    * A source for [[weft.Async.select]] that sends `x` when it wins: it offers `Success(())`
@@ -51,11 +61,87 @@ trait ReadableChannel[T]:
    */
   val canRead: Source[Try[T]]
 
-  /** Suspends until a value can be read and returns it; `Failure` once closed and drained. */
+  /**
+   * Suspends until a value can be read and returns it; once the channel is closed and drained,
+   * `Failure(ChannelClosedException)` (after [[Channel.close]]) or
+   * `Failure(ChannelFailedException)` (after [[Channel.error]]).
+   */
   def read()(using Async): Try[T] = Async.await(canRead)
 
   /** Reads a value if one is ready now: `None` if not, `Some(Failure(..))` once closed. */
   def tryRead(): Option[Try[T]] = canRead.poll()
+
+  /**
+   * Reads as [[read]] does, but returns the close reason as a value: the value read, or
+   * [[ChannelClosed.Done]] (closed and drained) or [[ChannelClosed.Error]] (closed with
+   * [[Channel.error]]). Nothing is thrown for a closed channel.
+   * {{{
+   * ch.readOrClosed() match
+   *   case ChannelClosed.Done     => finish()
+   *   case ChannelClosed.Error(e) => fail(e)
+   *   case v: Int                 => use(v)
+   * }}}
+   */
+  def readOrClosed()(using Async): T | ChannelClosed = read() match
+    case Success(v)                         => v
+    case Failure(e: ChannelClosedException) => ChannelClosed.of(e)
+    case Failure(e)                         => throw e
+
+  /**
+   * Reads every value until the channel is closed and drained, running `f` on each in order; a
+   * `for v <- ch do ...` loop calls this. Returns once the channel is closed with
+   * [[Channel.close]]. If the caller is cancelled, it stops at once and takes no further value.
+   * @throws ChannelFailedException
+   *   if the channel was closed with [[Channel.error]] (its `getCause` is the cause); the values
+   *   read before were given to `f`
+   */
+  def foreach(f: T => Unit)(using Async): Unit =
+    var more = true
+    while more do
+      read() match
+        case Success(v)                         => f(v)
+        case Failure(e: ChannelFailedException) => throw e
+        case Failure(_: ChannelClosedException) => more = false
+        case Failure(e)                         => throw e
+
+  /**
+   * Reads and discards every value until the channel is closed, as [[foreach]] does.
+   * @throws ChannelFailedException
+   *   if the channel was closed with [[Channel.error]]
+   */
+  def drain()(using Async): Unit = foreach(_ => ())
+
+  /**
+   * Reads every value until the channel is closed, as [[foreach]] does, and returns them in the
+   * order read. Waits for the close: on a channel that is never closed it never returns.
+   * @throws ChannelFailedException
+   *   if the channel was closed with [[Channel.error]]; the values read so far are dropped
+   */
+  def toList()(using Async): List[T] =
+    val b = List.newBuilder[T]
+    foreach(b += _)
+    b.result()
+
+  /**
+   * The values of the channel as an iterator, read as [[foreach]] does: `hasNext` waits for the
+   * next value (or the close) and returns `false` once the channel is closed with
+   * [[Channel.close]]; it throws [[ChannelFailedException]] after [[Channel.error]]. Use it only
+   * in the fiber that owns the `Async`: `hasNext` suspends that fiber.
+   */
+  def iterator(using Async): Iterator[T] = new Iterator[T]:
+    private var ahead: Try[T] | Null = null
+    def hasNext: Boolean =
+      if ahead == null then ahead = read()
+      ahead.nn match
+        case Success(_)                         => true
+        case Failure(e: ChannelFailedException) => throw e
+        case Failure(_: ChannelClosedException) => false
+        case Failure(e)                         => throw e
+    def next(): T =
+      if !hasNext then throw java.util.NoSuchElementException("the channel is closed")
+      val v = ahead.nn.get
+      ahead = null
+      v
 
 /**
  * A channel: values sent on it are read by exactly one reader each, in order per sender.
@@ -66,15 +152,16 @@ trait ReadableChannel[T]:
  *   val producer = Future:
  *     for i <- 1 to 5 do jobs.send(i)
  *     jobs.close()
- *   // read until closed and drained: read() is a Try, Failure(ChannelClosedException) at the end
- *   Iterator.continually(jobs.read()).takeWhile(_.isSuccess).map(_.get).sum // 15
+ *   jobs.toList().sum // 15: every value until the close (an error close is rethrown)
  * }}}
  *
- * `close()` is idempotent: it fails every waiting sender (and later sends) with
- * [[ChannelClosedException]]; readers first drain the values already buffered, then read
- * `Failure(ChannelClosedException)`. For several consumers that each need every value, see
- * [[ChannelMultiplexer]]; to wait on several channels at once, `Async.select` over their
- * `canRead` and `sendSource` sources.
+ * It is closed once, by [[close]] ("done") or by [[error]] ("failed"); the first call decides
+ * and later calls of either do nothing. After [[close]], every waiting sender (and every later
+ * send) fails with [[ChannelClosedException]]; readers first drain the values already buffered,
+ * then read `Failure(ChannelClosedException)`. After [[error]], senders and readers fail with
+ * [[ChannelFailedException]] and the buffered values are dropped.
+ * For several consumers that each need every value, see [[ChannelMultiplexer]]; to wait on
+ * several channels at once, `Async.select` over their `canRead` and `sendSource` sources.
  */
 trait Channel[T] extends SendableChannel[T], ReadableChannel[T], java.io.Closeable:
 
@@ -87,8 +174,33 @@ trait Channel[T] extends SendableChannel[T], ReadableChannel[T], java.io.Closeab
   /** This channel, seen as something to close only. */
   def asCloseable(): java.io.Closeable = this
 
-  /** Closes the channel (see the trait comment); later calls do nothing. */
+  /**
+   * Closes the channel as "done": no more values will be sent. Waiting and later senders fail
+   * with [[ChannelClosedException]]; readers still read the values already buffered, then
+   * `Failure(ChannelClosedException)`. Does nothing if the channel is already closed (by either
+   * call).
+   */
   def close(): Unit
+
+  /**
+   * Closes the channel as "failed": the sending side met `cause`, and readers must learn it
+   * rather than see a normal end. Every waiting and later sender and reader fails with a
+   * [[ChannelFailedException]] whose `getCause` is `cause`; [[ReadableChannel.readOrClosed]]
+   * returns `ChannelClosed.Error(cause)`, and [[ReadableChannel.foreach]] throws. The values
+   * still buffered are dropped, never read: a read that starts after `error` returned fails at
+   * once (a read already under way when `error` is called may still take a value). Does
+   * nothing if the channel is already closed (by either call).
+   * {{{
+   * val producer = Future:
+   *   try
+   *     for line <- lines do ch.send(parse(line))
+   *     ch.close()
+   *   catch case e: ParseException => ch.error(e)
+   * }}}
+   * @throws IllegalArgumentException
+   *   if `cause` is `null`
+   */
+  def error(cause: Throwable): Unit
 
 /** A rendezvous channel: `send` returns only once a reader took the value. */
 trait SyncChannel[T] extends Channel[T]

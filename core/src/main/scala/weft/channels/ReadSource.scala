@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicReference
 import scala.util.{Success, Try}
 import weft.{Listener, Source}
 import weft.channels.Cells.*
-import weft.channels.CellChannel.{closedFailure, count, index, isClosed}
+import weft.channels.CellChannel.{count, index, isClosed}
 import weft.runtime.Fiber
 
 /**
@@ -102,8 +102,8 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
       val s = ch.senders
       // Once closed, cells at or above `closedAt` never get a value, although S still counts
       // the sends that close refused (`send` claims its cell before it sees the bit): waiting
-      // for a store there would spin forever.
-      if isClosed(s) && r >= ch.closedAt then return offerClosed(w)
+      // for a store there would spin forever. After `error` every reader fails, whatever its cell.
+      if isClosed(s) && (r >= ch.closedAt || ch.failure != null) then return offerClosed(w)
       if r >= count(s) then return false
       val seg = h.find(r / SegmentSize)
       val i = index(r)
@@ -186,7 +186,7 @@ private[channels] final class ReadSource[T](ch: CellChannel[T])
 
   /** Offers the closed failure to `w`: as [[serve]]. */
   private def offerClosed(w: Watch[T]): Boolean =
-    val f = closedFailure
+    val f = ch.closedFailure[T]
     if !w.k.accepts(f) then false
     else if !w.lock.acquire() then true
     else

@@ -4,7 +4,7 @@ import scala.compiletime.uninitialized
 import scala.util.{Success, Try}
 import weft.{Listener, ListenerLock}
 import weft.channels.Cells.*
-import weft.channels.CellChannel.{closedFailure, index}
+import weft.channels.CellChannel.index
 
 /**
  * A case of a select parked in a rendezvous cell: the cell state that the sender of this cell
@@ -90,7 +90,7 @@ private[channels] object SelectCells:
     while true do
       // L is held here.
       if ch.isClosedAt(ch.receivers) then
-        k.complete(closedFailure, from)
+        k.complete(ch.closedFailure, from)
         return null
       val h = ch.recvHint.get()
       val r = ch.claimReceive()
@@ -102,13 +102,13 @@ private[channels] object SelectCells:
           case null =>
             if ch.isClosedAt(r) then
               if seg.cells.compareAndSet(i, null, Broken) then
-                k.complete(closedFailure, from)
+                k.complete(ch.closedFailure, from)
                 return null
             else
               val sr = SelectReader(k, seg, i)
               if seg.cells.compareAndSet(i, null, sr) then
                 if ch.isClosedAt(r) && seg.cells.compareAndSet(i, sr, Broken) then
-                  k.complete(closedFailure, from)
+                  k.complete(ch.closedFailure, from)
                   return null
                 lock.release()
                 return sr
@@ -170,7 +170,7 @@ private[channels] object SelectCells:
   /** Fails a case parked at or above `closedAt` (close), or breaks its cell if it is over. */
   def closeReader(ch: CellChannel[?], sr: SelectReader): Unit =
     if sr.lock.acquire() then
-      if sr.seg.cells.compareAndSet(sr.i, sr, Broken) then sr.complete(closedFailure, ch.reads)
+      if sr.seg.cells.compareAndSet(sr.i, sr, Broken) then sr.complete(ch.closedFailure, ch.reads)
       else sr.lock.release()
     else sr.seg.cells.compareAndSet(sr.i, sr, Broken)
 

@@ -25,6 +25,9 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
   def withdrawCase(token: AnyRef): Unit = ()
   def spinBeforePark(done: => Boolean): Unit = ()
 
+  /** The failure of a send on the closed channel (see [[CellChannel.closedException]]). */
+  private[channels] def closedException(): ChannelClosedException = ch.closedException()
+
   def onComplete(k: Listener[Try[Unit]]): Unit =
     if !poll(k) then
       val w = Sender(v, null, k, this, waiting)
@@ -48,7 +51,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
     while true do
       val h = ch.sendHint.get()
       val s = ch.senders
-      if isClosed(s) then return k.completeNow(Failure(ChannelClosedException()), this)
+      if isClosed(s) then return k.completeNow(Failure(ch.closedException()), this)
       val seg = h.find(s / SegmentSize)
       val i = index(s)
       val st = seg.cells.get(i)

@@ -104,7 +104,8 @@ private[channels] object Cells:
         fiber.nn.unparkOther()
       else
         val r: Try[Unit] =
-          if outcome eq Done then Success(()) else scala.util.Failure(ChannelClosedException())
+          if outcome eq Done then Success(())
+          else scala.util.Failure(source.asInstanceOf[SendSource[?]].closedException())
         l.nn.complete(r, source.nn)
         if own != null then own.nn.retire()
         if registry != null then registry.nn.remove(l, this)

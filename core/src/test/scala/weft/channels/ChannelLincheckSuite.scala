@@ -17,15 +17,44 @@ import weft.testing.Stress
 abstract class LincheckChannelOps(ch: Channel[Int]):
   @Operation def trySend(x: Int): String =
     try if ch.trySend(x) then "sent" else "full"
-    catch case _: ChannelClosedException => "closed"
+    catch
+      case _: ChannelFailedException => "failed"
+      case _: ChannelClosedException => "closed"
 
   @Operation def tryRead(): String = ch.tryRead() match
     case None                                     => "empty"
     case Some(Success(v))                         => v.toString
+    case Some(Failure(_: ChannelFailedException)) => "failed"
     case Some(Failure(_: ChannelClosedException)) => "closed"
     case Some(Failure(e))                         => e.toString
 
   @Operation def close(): Unit = ch.close()
+
+/**
+ * The operations of [[LincheckChannelOps]] plus `error`: checks that a channel closed with an
+ * error is linearizable too. Every value read before the close was sent, once; every operation
+ * that starts after the close (of either kind) sees the first one's outcome; buffered values are
+ * dropped by `error` (the sequential runs are the specification).
+ */
+@Param(name = "x", gen = classOf[IntGen], conf = "1:4")
+abstract class LincheckErrorOps(ch: Channel[Int]) extends LincheckChannelOps(ch):
+  @Operation def error(): Unit = ch.error(LincheckErrorOps.Boom)
+
+/** The cause every [[LincheckErrorOps]] fails its channel with. */
+object LincheckErrorOps:
+  val Boom = IllegalStateException("upstream failed")
+
+/** Lincheck target: a rendezvous channel, closed or failed. */
+@Param(name = "x", gen = classOf[IntGen], conf = "1:4")
+class LincheckSyncError extends LincheckErrorOps(SyncChannel[Int]())
+
+/** Lincheck target: a buffered channel of two, closed or failed. */
+@Param(name = "x", gen = classOf[IntGen], conf = "1:4")
+class LincheckBufferedError extends LincheckErrorOps(BufferedChannel[Int](2))
+
+/** Lincheck target: an unbounded channel, closed or failed. */
+@Param(name = "x", gen = classOf[IntGen], conf = "1:4")
+class LincheckUnboundedError extends LincheckErrorOps(UnboundedChannel[Int]())
 
 /** Lincheck target: a rendezvous channel. */
 @Param(name = "x", gen = classOf[IntGen], conf = "1:4")
@@ -91,6 +120,8 @@ class LincheckSelect2:
 
   @Operation def closeA(): Unit = a.close()
 
+  @Operation def errorB(): Unit = b.error(LincheckErrorOps.Boom)
+
   /** Every value received was reported sent, exactly once, and nothing sent was lost. */
   @Validate def check(): Unit =
     val got = received.asScala.toVector.sorted
@@ -115,13 +146,27 @@ class ChannelLincheckSuite extends munit.FunSuite:
     // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
     modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
 
+  test("LincheckBufferedError: model checking, three operations per thread".tag(Stress.tag)):
+    // A deeper search where the close of either kind races reads and sends: a failure recorded
+    // after the closed bit (instead of before) let a read answer "closed" on a failed channel,
+    // which no sequential run does: the full-size search (`./sbtw stress`) finds that one.
+    modelCheck(classOf[LincheckBufferedError], iterations = 100, actorsPerThread = 3)
+
   test("LincheckSelect2: model checking".tag(Stress.tag)):
     LincheckRuns.modelCheck(classOf[LincheckSelect2], 30, 20, threads = 2, actorsPerThread = 3)
 
   test("LincheckSelect2: stress".tag(Stress.tag)):
     LincheckRuns.stress(classOf[LincheckSelect2], 30, 300, threads = 3, actorsPerThread = 3)
 
-  for c <- List(classOf[LincheckSync], classOf[LincheckBuffered], classOf[LincheckUnbounded]) do
+  for c <- List(
+      classOf[LincheckSync],
+      classOf[LincheckBuffered],
+      classOf[LincheckUnbounded],
+      classOf[LincheckSyncError],
+      classOf[LincheckBufferedError],
+      classOf[LincheckUnboundedError]
+    )
+  do
     test(s"${c.getSimpleName}: model checking".tag(Stress.tag)):
       modelCheck(c)
     test(s"${c.getSimpleName}: stress".tag(Stress.tag)):

@@ -94,3 +94,43 @@ class ChannelsGuideSuite extends munit.FunSuite:
       copies
     // end
     assertEquals(copies, (Success("weft 0.1 is out"), Success("weft 0.1 is out")))
+
+  test("channels: error versus done, as values"):
+    // example: channels-error
+    val outcome = Async.blocking:
+      val lines = SyncChannel[String]() // each send returns once the value is read
+      val producer = Future:
+        try
+          for l <- Seq("1", "2", "x", "4") do lines.send(l.toInt.toString)
+          lines.close()
+        catch case e: NumberFormatException => lines.error(e) // upstream failed
+      var got = Vector.empty[String]
+      var reason: ChannelClosed | Null = null
+      while reason == null do
+        lines.readOrClosed() match
+          case c: ChannelClosed => reason = c
+          case l: String        => got :+= l
+      (got, reason) // (Vector(1, 2), Error(java.lang.NumberFormatException: For input string: "x"))
+    // end
+    val (got, reason) = outcome
+    assertEquals(got, Vector("1", "2"))
+    reason match
+      case ChannelClosed.Error(e: NumberFormatException) => ()
+      case other                                         => fail(s"got $other")
+
+  test("channels: iterating until close, and an error close"):
+    // example: channels-iterate
+    val (squares, failure) = Async.blocking:
+      val numbers = SyncChannel[Int]()
+      val producer = Future:
+        for i <- 1 to 4 do numbers.send(i)
+        numbers.close()
+      val squares = numbers.toList().map(n => n * n) // List(1, 4, 9, 16)
+      val broken = UnboundedChannel[Int]()
+      broken.send(1)
+      broken.error(IllegalStateException("disk full"))
+      val failure = Try(broken.toList()) // the buffered 1 is dropped
+      (squares, failure) // Failure(ChannelFailedException(disk full))
+    // end
+    assertEquals(squares, List(1, 4, 9, 16))
+    assert(failure.failed.toOption.exists(_.getCause.getMessage == "disk full"), s"$failure")

@@ -60,3 +60,20 @@ class RaceGuideSuite extends munit.FunSuite:
     // end
     assertEquals(page, "from mirror 2")
     assert(allFailed.failed.toOption.exists(_.isInstanceOf[AllFailedException]), allFailed)
+
+  test("select: a timeout case"):
+    // example: race-select-timeout
+    val log = Async.blocking:
+      val inbox = UnboundedChannel[String]()
+      inbox.send("hello")
+      inbox.send("bye")
+      var log = Vector.empty[String]
+      var idle = false
+      while !idle do
+        Async.select(
+          inbox.canRead ~~> (m => log :+= m.get),
+          onTimeout(50.millis) { log :+= "idle"; idle = true }
+        )
+      log // Vector(hello, bye, idle)
+    // end
+    assertEquals(log, Vector("hello", "bye", "idle"))

@@ -6,7 +6,7 @@ import scala.concurrent.duration.*
 import scala.jdk.CollectionConverters.*
 import scala.util.Success
 import weft.*
-import weft.channels.{BufferedChannel, SyncChannel}
+import weft.channels.{BufferedChannel, ChannelClosed, ChannelFailedException, SyncChannel}
 import weft.keyed.Sequentially
 import weft.testing.Storm
 import weft.testing.TimeTesting.awaitCondition
@@ -126,6 +126,66 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
           rest = ch.tryRead()
         assertStormClean("channels", r)
         assertExactlyOnce(received, delivered)
+
+  test("channels closed by error: nothing read twice, every later call sees the error".tag(
+    Stress.tag
+  )):
+    // Sends, reads, iterations and selects with a timeout case, given up at random, while one
+    // call half-way fails the channel. A value read was sent, once; a rendezvous loses nothing;
+    // a buffer loses at most its capacity (error drops it); a call that starts after `error`
+    // returned gets no value and sends nothing; no timer, listener or thread is left.
+    withinDeadline(240, "storm-channel-error"):
+      val boom = IllegalStateException("upstream failed")
+      val timersBefore = weft.testing.TimeTesting.pendingTimers
+      for (ch, capacity) <- Seq(SyncChannel[Int]() -> 0, BufferedChannel[Int](4) -> 4) do
+        val delivered = ConcurrentLinkedQueue[Int]()
+        val received = ConcurrentLinkedQueue[Int]()
+        val lateSuccesses = ConcurrentLinkedQueue[String]()
+        val started = AtomicInteger()
+        @volatile var failed = false
+        val failing = Thread.ofPlatform().start: () =>
+          awaitCondition("half the calls started")(started.get >= Storm.ops / 2)
+          ch.error(boom)
+          failed = true
+        val r = Storm.run(seed = 11, alwaysGiveUp = true): i =>
+          started.incrementAndGet()
+          val late = failed
+          def got(v: Int): Unit =
+            received.add(v)
+            if late then lateSuccesses.add(s"call $i read $v after error")
+          locally:
+            i % 4 match
+              case 0 =>
+                ch.sendOrClosed(i) match
+                  case _: ChannelClosed => ()
+                  case _ =>
+                    delivered.add(i)
+                    if late then lateSuccesses.add(s"call $i sent after error")
+              case 1 =>
+                ch.readOrClosed() match
+                  case ChannelClosed.Error(e) => assert(e eq boom)
+                  case c: ChannelClosed       => fail(s"read $c, not the error")
+                  case v: Int                 => got(v)
+              case 2 =>
+                try ch.foreach(got)
+                catch case e: ChannelFailedException => assert(e.getCause eq boom)
+              case _ =>
+                Async.select(
+                  ch.canRead ~~> (_.foreach(got)),
+                  onTimeout(i % 2)(())
+                )
+        failing.join()
+        assertStormClean(s"channel-error-$capacity", r)
+        assert(failed, "the storm never failed the channel")
+        assertEquals(lateSuccesses.asScala.take(3).toList, Nil)
+        val got = received.asScala.toVector.sorted
+        val put = delivered.asScala.toVector.sorted
+        assertEquals(got.distinct.length, got.length, "a value was received twice")
+        assert(got.forall(put.toSet), s"received values never sent: ${got.diff(put).take(5)}")
+        assert(put.length - got.length <= capacity, s"${put.diff(got)} sent, never read")
+      awaitCondition("timeout cases freed their timers")(
+        weft.testing.TimeTesting.pendingTimers <= timersBefore
+      )
 
   test("sleep: every cancelled sleep frees its timer".tag(Stress.tag)):
     withinDeadline(240, "storm-sleep"):
