@@ -6,46 +6,60 @@ import java.util.concurrent.atomic.AtomicInteger
 /**
  * The fixed-window algorithm of [[RateLimiter.fixedWindow]].
  *
- * Time is cut into windows `[origin + k * window, origin + (k + 1) * window)`. The current window
- * is one immutable interval with an atomic count of the permits given in it; a permit is one CAS
- * of that count while it stays within `maxOps`. The first call that finds the window over
- * installs the window holding its own instant (one allocation per window, not per permit; a
- * window nobody asked for a permit in is never created), by CAS, so two callers cannot both
- * reset the count.
+ * The current window is an object with an end instant and an atomic count of the permits given
+ * in it. A permit is one CAS of that count while it stays within `maxOps`: the fast path reads no
+ * clock (a clock read costs more than the CAS; benchmark `rate-limiter`). Each window arms one
+ * timer on the shared scheduler for its end, which marks the count `Expired`; the first caller
+ * to find its window expired, or full with its end passed (the timer may ring late), installs the
+ * next window, ending `window` from now, by CAS, so two callers cannot both reset the count. The
+ * timer holds only the small window object, never the limiter, and a limiter nobody uses arms
+ * none: no thread, and nothing pending a window after the last permit.
  *
- * A caller that read the clock just before another installed the next window may find its
- * instant before the window's start: it takes its permit in the new window, which is right, as
- * the permit is given now, in that window. A window therefore never gives more than `maxOps`
- * (`RateLimiterSuite`, "fixed window: never more than maxOps per window, many fibers").
+ * So each window lasts at least `window` (longer by the timer's lateness, while permits are
+ * still counted in it) and gives at most `maxOps` permits (`RateLimiterSuite`, "fixed window:
+ * ..."); windows are not aligned on a grid but start at the first request after the previous
+ * one ended.
  */
 private[resilience] final class FixedWindowLimiter(maxOps: Int, window: Long, clock: Clock)
     extends RateLimiter(clock):
-  import FixedWindowLimiter.{CURRENT, Window}
+  import FixedWindowLimiter.{CURRENT, Expired, Window}
   RateLimiter.atLeastOne(maxOps, "maxOps")
 
-  private val origin = clock.nanoTime()
-  @volatile private var current: Window = Window(origin, origin + window)
+  @volatile private var current: Window = Window.none
 
   def maxPermits: Int = maxOps
 
-  protected def tryTake(n: Int, now: Long): Long =
+  protected def tryTake(n: Int): Long =
     var w = current
-    while now - w.end >= 0L do
-      val start = origin + Math.floorDiv(now - origin, window) * window
-      CURRENT.compareAndSet(this, w, Window(start, start + window)): Unit
-      w = current
-    var used = w.get
-    while used <= maxOps - n do
-      if w.compareAndSet(used, used + n) then return 0L
-      used = w.get
-    w.end - now
+    while true do
+      val used = w.get
+      if used <= maxOps - n then
+        if w.compareAndSet(used, used + n) then return 0L
+      else
+        val now = clock.nanoTime()
+        if used != Expired && now - w.end < 0L then return w.end - now
+        val next = Window(now + window)
+        if CURRENT.compareAndSet(this, w, next) then
+          clock.schedule(window, () => next.set(Expired))
+        w = current
+    0L // unreachable
 
   override def toString: String = s"RateLimiter.fixedWindow($maxOps per ${window}ns)"
 
 private[resilience] object FixedWindowLimiter:
 
-  /** A window `[start, end)` and, as the atomic integer, the permits given in it. */
-  final class Window(val start: Long, val end: Long) extends AtomicInteger
+  /** The count of a window that is over (above any `maxOps - n`). */
+  final val Expired = Int.MaxValue
+
+  /** A window ending at `end` and, as the atomic integer, the permits given in it. */
+  final class Window(val end: Long) extends AtomicInteger
+
+  object Window:
+    /** The window before the first: already over. */
+    def none: Window =
+      val w = Window(0L)
+      w.set(Expired)
+      w
 
   private val CURRENT: VarHandle =
     MethodHandles.privateLookupIn(classOf[FixedWindowLimiter], MethodHandles.lookup())

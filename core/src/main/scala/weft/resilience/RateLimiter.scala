@@ -7,8 +7,9 @@ import weft.{Async, Cancellation}
  * Limits how often an operation may start: at most so many permits per window of time.
  *
  * Three algorithms, each a factory of the companion:
- *   - [[RateLimiter.fixedWindow]]: at most `maxOps` permits per window; windows follow each
- *     other back to back, so up to `2 * maxOps` may pass around a window's end.
+ *   - [[RateLimiter.fixedWindow]]: at most `maxOps` permits per window; a window lasts at least
+ *     `window` and the next starts when asked for, so up to `2 * maxOps` may pass around a
+ *     window's end.
  *   - [[RateLimiter.slidingWindow]]: at most `maxOps` permits in ANY period of length `window`
  *     (every permit is remembered until it is `window` old).
  *   - [[RateLimiter.tokenBucket]]: a bucket of `capacity` tokens, one added every
@@ -17,8 +18,9 @@ import weft.{Async, Cancellation}
  * [[acquire]] suspends the calling fiber until the permits are available; [[tryAcquire]] takes
  * them only if available now. [[run]] and [[tryRun]] wrap an operation. All are safe to call
  * from many fibers at once, take no lock (the sliding window excepted: a short critical section
- * over its log) and start no thread: a waiting acquirer sleeps on the shared timer until the
- * moment the permits it asked for can be available, then tries again. So waiters are not served
+ * over its log) and start no thread (the fixed window arms one timer per window while in use):
+ * a waiting acquirer sleeps on the shared timer until the moment the permits it asked for can
+ * be available, then tries again. So waiters are not served
  * in FIFO order: when permits come back, the waiters that wake first take them.
  *
  * A waiting acquirer that is cancelled (its scope ends, a timeout fires) takes nothing: permits
@@ -36,10 +38,11 @@ abstract class RateLimiter private[resilience] (clock: Clock):
   def maxPermits: Int
 
   /**
-   * Takes `n` permits at time `now` if available: then returns 0; else takes nothing and returns
-   * how many nanoseconds from `now` the permits might be available (> 0).
+   * Takes `n` permits if available now: then returns 0; else takes nothing and returns how many
+   * nanoseconds from now the permits might be available (> 0). Reads the clock only if the
+   * algorithm needs it.
    */
-  protected def tryTake(n: Int, now: Long): Long
+  protected def tryTake(n: Int): Long
 
   /**
    * Suspends until `permits` permits are available and takes them.
@@ -51,10 +54,10 @@ abstract class RateLimiter private[resilience] (clock: Clock):
   final def acquire(permits: Int = 1)(using Async): Unit =
     checkPermits(permits)
     Cancellation.check("RateLimiter.acquire")
-    var wait = tryTake(permits, clock.nanoTime())
+    var wait = tryTake(permits)
     while wait != 0L do
       clock.sleepNanos(wait)
-      wait = tryTake(permits, clock.nanoTime())
+      wait = tryTake(permits)
 
   /**
    * Takes `permits` permits if they are available now, and returns whether it did; never waits.
@@ -63,7 +66,7 @@ abstract class RateLimiter private[resilience] (clock: Clock):
    */
   final def tryAcquire(permits: Int = 1): Boolean =
     checkPermits(permits)
-    tryTake(permits, clock.nanoTime()) == 0L
+    tryTake(permits) == 0L
 
   /** Waits for one permit (as [[acquire]]), then runs `op` and returns its result. */
   final def run[T](op: => T)(using Async): T =
@@ -84,9 +87,10 @@ abstract class RateLimiter private[resilience] (clock: Clock):
 object RateLimiter:
 
   /**
-   * At most `maxOps` permits per window of length `window`. Windows are consecutive, the first
-   * starting now; the count restarts at 0 in each. Cheapest of the three: one atomic update per
-   * permit.
+   * At most `maxOps` permits per window of length `window`. A window starts at the first request
+   * for a permit after the previous window ended (the first at the first request), and lasts at
+   * least `window`; the count restarts at 0 in each. Cheapest of the three: one atomic update
+   * per permit, and no clock read while the window has permits left.
    * @throws IllegalArgumentException
    *   if `maxOps` < 1 or `window` <= 0
    */

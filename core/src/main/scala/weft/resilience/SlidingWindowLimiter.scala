@@ -25,9 +25,8 @@ private[resilience] final class SlidingWindowLimiter(maxOps: Int, window: Long, 
 
   def maxPermits: Int = maxOps
 
-  // `now` is read again under the lock, so that the log stays in order of time even when
-  // callers read the clock and then queue for the lock in another order.
-  protected def tryTake(n: Int, before: Long): Long =
+  // The clock is read under the lock, so that the log stays in order of time.
+  protected def tryTake(n: Int): Long =
     lock.lock()
     try
       val now = clock.nanoTime()

@@ -30,7 +30,8 @@ private[resilience] final class TokenBucketLimiter(capacity: Int, interval: Long
 
   def maxPermits: Int = capacity
 
-  protected def tryTake(n: Int, now: Long): Long =
+  protected def tryTake(n: Int): Long =
+    val now = clock.nanoTime()
     val cost = n * interval // <= tolerance: no overflow
     while true do
       val t = tat
