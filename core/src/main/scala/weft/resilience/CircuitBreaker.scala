@@ -22,10 +22,13 @@ import scala.util.control.NonFatal
  * ended gives its place to another probe).
  *
  * {{{
- * val breaker = CircuitBreaker(CircuitBreakerConfig(window = Window.Count(20), minimumCalls = 10))
- * def price(item: String): Int = breaker.run(pricingService.price(item)) // may throw the
- *                                                                         // open exception
+ * val breaker = CircuitBreaker(CircuitBreakerConfig(minimumCalls = 10))
+ * // the price, the service's failure, or a CircuitBreakerOpenException while it is down
+ * def price(item: String): Int = breaker.run(pricingService.price(item))
  * }}}
+ *
+ * @param config
+ *   how the breaker judges calls: thresholds, window, waits, probes
  */
 final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, clock: Clock):
   import CircuitBreaker.State
@@ -82,7 +85,11 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
           case e: Throwable =>
             record(admitted, start, outcomeOf(e))
             throw e
-      record(admitted, start, if result.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success)
+      record(
+        admitted,
+        start,
+        if result.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success
+      )
       result
 
   /** The state now (half-open once `waitInOpen` has passed since it opened). */
@@ -131,7 +138,7 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
   /** How an exception of a call counts: ignored, failure or success. */
   private def outcomeOf(e: Throwable): Int = e match
     case _: CancellationException | _: InterruptedException => CircuitBreaker.Ignored
-    case _ if !NonFatal(e)                                   => CircuitBreaker.Ignored
+    case _ if !NonFatal(e)                                  => CircuitBreaker.Ignored
     case _ =>
       val failed =
         try config.isFailure(e)

@@ -32,7 +32,7 @@ private[resilience] object OutcomeWindow:
 
   /** The window a config asks for. */
   def apply(window: CircuitBreakerConfig.Window, now: Long): OutcomeWindow = window match
-    case CircuitBreakerConfig.Window.Count(n)    => Count(n)
+    case CircuitBreakerConfig.Window.Count(n)     => Count(n)
     case CircuitBreakerConfig.Window.Time(during) => Time(during.toNanos, now)
 
   /**

@@ -14,12 +14,14 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
 
   val boom = IllegalStateException("boom")
 
-  def breaker(c: Clock, config: CircuitBreakerConfig): CircuitBreaker = new CircuitBreaker(config, c)
+  def breaker(c: Clock, config: CircuitBreakerConfig): CircuitBreaker =
+    new CircuitBreaker(config, c)
 
   def ok(b: CircuitBreaker): Try[Int] = Try(b.run(1))
   def fail(b: CircuitBreaker): Try[Int] = Try(b.run(throw boom))
 
-  def rejected(t: Try[?]): Boolean = t.failed.toOption.exists(_.isInstanceOf[CircuitBreakerOpenException])
+  def rejected(t: Try[?]): Boolean =
+    t.failed.toOption.exists(_.isInstanceOf[CircuitBreakerOpenException])
 
   val counting = CircuitBreakerConfig(
     failureRateThreshold = 50,
@@ -118,7 +120,9 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
       started.await()
       assert(rejected(ok(b)), "both probes under way")
       probes.foreach(_.cancel())
-      probes.foreach(p => assert(p.result.failed.toOption.exists(_.isInstanceOf[CancellationException])))
+      probes.foreach(p =>
+        assert(p.result.failed.toOption.exists(_.isInstanceOf[CancellationException]))
+      )
     assertEquals(b.state, State.HalfOpen)
     ok(b); ok(b)
     assertEquals(b.state, State.Closed)
@@ -127,7 +131,11 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
     val c = ManualClock()
     val b = breaker(
       c,
-      counting.copy(slowCallRateThreshold = 75, slowCallDuration = 1.second, failureRateThreshold = 100)
+      counting.copy(
+        slowCallRateThreshold = 75,
+        slowCallDuration = 1.second,
+        failureRateThreshold = 100
+      )
     )
     def slow() = b.run(c.advance(1.second))
     slow(); slow(); ok(b); ok(b)
@@ -169,22 +177,29 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
     assertEquals(b.state, State.Open)
     b.runEither[String, Int](Right(1)) match
       case Left(e: CircuitBreakerOpenException) => assertEquals(e.state, State.Open)
-      case other                                 => fail(s"not rejected: $other")
+      case other                                => fail(s"not rejected: $other")
 
   test("many fibers: every outcome counted exactly once while closed"):
     withinDeadline(60, "breaker-count-"):
       val b = CircuitBreaker(
-        CircuitBreakerConfig(window = Window.Count(2000), minimumCalls = 2000, failureRateThreshold = 100)
+        CircuitBreakerConfig(
+          window = Window.Count(2000),
+          minimumCalls = 2000,
+          failureRateThreshold = 100
+        )
       )
       Async.blocking:
-        (0 until 8).map(f => Future(for k <- 0 until 200 do Try(b.run(if (f + k) % 4 == 0 then throw boom else k)))).awaitAll: Unit
+        (0 until 8).map(f =>
+          Future(for k <- 0 until 200 do Try(b.run(if (f + k) % 4 == 0 then throw boom else k)))
+        ).awaitAll: Unit
       val m = b.metrics
       assertEquals((m.state, m.calls, m.failedCalls), (State.Closed, 1600, 400))
 
   test("many fibers while the state flips: each call ends once, rejections all counted"):
     withinDeadline(60, "breaker-flip-"):
       val c = ManualClock()
-      val b = breaker(c, counting.copy(window = Window.Count(10), minimumCalls = 5, waitInOpen = 1.milli))
+      val b =
+        breaker(c, counting.copy(window = Window.Count(10), minimumCalls = 5, waitInOpen = 1.milli))
       val ran, failed, rejections = AtomicLong()
       Async.blocking:
         val callers = (0 until 8).map(f =>
@@ -203,7 +218,10 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
         callers.awaitAll: Unit
       assertEquals(ran.get + rejections.get, 16000L)
       assertEquals(b.metrics.rejectedCalls, rejections.get)
-      assert(rejections.get > 0 && ran.get > 0, s"the state never flipped: $ran ran, $rejections rejected")
+      assert(
+        rejections.get > 0 && ran.get > 0,
+        s"the state never flipped: $ran ran, $rejections rejected"
+      )
       val m = b.metrics
       assert(m.calls <= 10 && m.failedCalls <= m.calls, m.toString)
 

@@ -153,7 +153,8 @@ class RateLimiterSuite extends munit.FunSuite, weft.testing.StressChecks:
         Async.blocking:
           (1 to 8).map(i =>
             Future:
-              for k <- 1 to 400 do if l.tryAcquire(1 + (i + k) % 2) then granted.addAndGet(1 + (i + k) % 2)
+              for k <- 1 to 400 do
+                if l.tryAcquire(1 + (i + k) % 2) then granted.addAndGet(1 + (i + k) % 2)
           ).awaitAll: Unit
         // the requests of 1 and 2 permits may leave the last permit unused, never overshoot
         assert(granted.get >= 499 && granted.get <= 500, s"$name: ${granted.get} of 500")

@@ -106,7 +106,9 @@ class CancellationStormSuite extends munit.FunSuite, weft.testing.StressChecks:
       assertStormClean("rate-limiter", r)
       val most = 4 + elapsed / 200_000L + 1
       assert(granted.get <= most, s"${granted.get} permits granted, at most $most possible ($r)")
-      awaitCondition("the sleeps of given-up acquirers freed")(weft.testing.TimeTesting.pendingTimers == 0)
+      awaitCondition("the sleeps of given-up acquirers freed")(
+        weft.testing.TimeTesting.pendingTimers == 0
+      )
 
   test("circuit breaker: cancelled calls count as nothing and free their probe places".tag(
     Stress.tag

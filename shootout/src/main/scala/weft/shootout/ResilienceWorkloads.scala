@@ -11,7 +11,11 @@ object ResilienceWorkloads:
       id = id,
       title = title,
       seed = "issue 27 (no seed figure)",
-      runner = Runner.Jmh(Seq(jmh(s"^weft\\.bench\\.resilience\\.$cls\\.")), Mode.Throughput, full = seed002Full),
+      runner = Runner.Jmh(
+        Seq(jmh(s"^weft\\.bench\\.resilience\\.$cls\\.")),
+        Mode.Throughput,
+        full = seed002Full
+      ),
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(1),

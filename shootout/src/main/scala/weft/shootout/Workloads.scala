@@ -189,7 +189,12 @@ object Workloads:
 
   /** Every workload, in report order. */
   val all: Seq[Workload] =
-    Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ resilience ++ keyed ++
+    Seq(
+      futureSpawnAwait,
+      race3,
+      compose3,
+      handoffIdeal
+    ) ++ channels ++ io ++ time ++ resilience ++ keyed ++
       memoryWorkloads ++ memcached
 
   /** The workload with this id. */
