@@ -30,11 +30,15 @@ private[resilience] final class TokenBucketLimiter(capacity: Int, interval: Long
 
   def maxPermits: Int = capacity
 
+  // The clock is read after `tat`, in every round: a refusal then holds at the moment `tat` was
+  // read (fewer tokens earlier), a grant at the clock read (`tat` unchanged until the CAS). With
+  // the clock read once before the loop, a caller could refuse on a stale instant although a
+  // token had come since (`RateLimiterLincheckSuite` found it).
   protected def tryTake(n: Int): Long =
-    val now = clock.nanoTime()
     val cost = n * interval // <= tolerance: no overflow
     while true do
       val t = tat
+      val now = clock.nanoTime()
       val next = (if t - now > 0L then t else now) + cost
       val ahead = next - now - tolerance
       if ahead > 0L then return ahead

@@ -195,6 +195,21 @@ class RateLimiterSuite extends munit.FunSuite, weft.testing.StressChecks:
       // a lower bound only: 200 permits from 10 tokens and 1 per ms take at least 190 ms
       assert(elapsed >= 189_000_000L, s"200 permits in ${elapsed / 1_000_000} ms")
 
+  test("limiters start no thread, and a fixed window's timer ends with its window"):
+    Async.blocking(sleep(1)) // the shared timer thread exists before counting
+    val threads = weft.testing.TimeTesting.platformThreads
+    val timers = pendingTimers
+    val limiters = (1 to 100).map: i =>
+      i % 3 match
+        case 0 => RateLimiter.fixedWindow(5, 20.millis)
+        case 1 => RateLimiter.slidingWindow(5, 20.millis)
+        case _ => RateLimiter.tokenBucket(5, 20.millis)
+    Async.blocking:
+      limiters.foreach(l => for _ <- 1 to 7 do l.acquire()) // waits: 2 beyond each limit
+    assertEquals(weft.testing.TimeTesting.platformThreads, threads)
+    // the 34 fixed windows armed a timer each; all ring within 20 ms of the last permit
+    awaitCondition("the windows' timers rang")(pendingTimers <= timers)
+
   test("run and tryRun wrap an operation"):
     val c = ManualClock()
     val l = RateLimiter.fixedWindow(1, 1.second, c)
