@@ -59,7 +59,6 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
   def run[T](op: => T): T =
     val start = clock.nanoTime()
     val admitted = admit()
-    if admitted < 0L then throw rejection()
     val result =
       try op
       catch
@@ -76,21 +75,21 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
    */
   def runEither[E, T](op: => Either[E, T]): Either[E | CircuitBreakerOpenException, T] =
     val start = clock.nanoTime()
-    val admitted = admit()
-    if admitted < 0L then Left(rejection())
-    else
-      val result =
-        try op
-        catch
-          case e: Throwable =>
-            record(admitted, start, outcomeOf(e))
-            throw e
-      record(
-        admitted,
-        start,
-        if result.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success
-      )
-      result
+    val admitted =
+      try admit()
+      catch case e: CircuitBreakerOpenException => return Left(e)
+    val result =
+      try op
+      catch
+        case e: Throwable =>
+          record(admitted, start, outcomeOf(e))
+          throw e
+    record(
+      admitted,
+      start,
+      if result.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success
+    )
+    result
 
   /** The state now (half-open once `waitInOpen` has passed since it opened). */
   def state: State =
@@ -112,11 +111,15 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
       else CircuitBreaker.Metrics(current, window.calls, window.failures, window.slows, rejected)
     finally lock.unlock()
 
-  /** The epoch the call is let through in, or -1 if rejected. */
+  /**
+   * The epoch the call is let through in; or the rejection, thrown, made under the same lock so
+   * that it tells the state that rejected the call.
+   */
   private def admit(): Long =
     lock.lock()
     try
-      halfOpenIfDue(clock.nanoTime())
+      val now = clock.nanoTime()
+      halfOpenIfDue(now)
       current match
         case State.Closed => epoch
         case State.HalfOpen if probesOut + probesDone < config.halfOpenCalls =>
@@ -124,15 +127,8 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
           epoch
         case _ =>
           rejected += 1
-          -1L
-    finally lock.unlock()
-
-  private def rejection(): CircuitBreakerOpenException =
-    lock.lock()
-    try
-      val now = clock.nanoTime()
-      val left = if current == State.Open then math.max(0L, openUntil - now) else 0L
-      CircuitBreakerOpenException(current, FiniteDuration(left, TimeUnit.NANOSECONDS))
+          val left = if current == State.Open then math.max(0L, openUntil - now) else 0L
+          throw CircuitBreakerOpenException(current, FiniteDuration(left, TimeUnit.NANOSECONDS))
     finally lock.unlock()
 
   /** How an exception of a call counts: ignored, failure or success. */
