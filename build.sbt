@@ -146,6 +146,7 @@ lazy val bench = (project in file("bench"))
       "dev.zio" %% "zio" % Versions.zio,
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
       "org.jctools" % "jctools-core" % Versions.jctools,
+      "io.github.resilience4j" % "resilience4j-ratelimiter" % Versions.resilience4j,
       "net.spy" % "spymemcached" % Versions.spymemcached,
       "com.googlecode.xmemcached" % "xmemcached" % Versions.xmemcached,
       "com.spotify" % "folsom" % Versions.folsom

@@ -12,6 +12,7 @@ object Versions {
   val pekko = "1.4.0"
   val scalaAsync = "1.0.1"
   val jctools = "4.0.7"
+  val resilience4j = "2.4.0"
   val lincheck = "2.39"
   val archunit = "1.5.0"
   val spymemcached = "2.12.3"

@@ -84,6 +84,7 @@ object Shootout {
     "Pekko actor" -> Versions.pekko,
     "scala-async" -> Versions.scalaAsync,
     "JCTools" -> Versions.jctools,
+    "resilience4j" -> Versions.resilience4j,
     "spymemcached" -> Versions.spymemcached,
     "xmemcached" -> Versions.xmemcached,
     "folsom" -> Versions.folsom,

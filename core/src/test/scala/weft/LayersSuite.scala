@@ -71,6 +71,7 @@ class LayersSuite extends munit.FunSuite:
       "SemaphoreQueue",
       "Resource"
     ),
+    "resilience" -> Set("resilience"),
     "channels" -> Set("channels"),
     "keyed" -> Set("keyed"),
     "interop" -> Set("interop"),

@@ -182,6 +182,9 @@ object Workloads:
   /** The time workloads (see [[TimeWorkloads]]). */
   val time: Seq[Workload] = TimeWorkloads.all
 
+  /** The resilience workloads (see [[ResilienceWorkloads]]). */
+  val resilience: Seq[Workload] = ResilienceWorkloads.all
+
   /** The keyed-executor workloads (see [[KeyedWorkloads]]). */
   val keyed: Seq[Workload] = KeyedWorkloads.all
 
@@ -197,7 +200,7 @@ object Workloads:
   /** Every workload, in report order. */
   val all: Seq[Workload] =
     Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ par ++
-      keyed ++ memoryWorkloads ++ memcached
+      resilience ++ keyed ++ memoryWorkloads ++ memcached
 
   /** The workload with this id. */
   def byId(id: String): Option[Workload] = all.find(_.id == id)
