@@ -35,8 +35,14 @@ trait Cancellable:
    */
   def link(group: CompletionGroup): this.type =
     unlink()
-    membership = group.add(this)
+    group.add(this): Unit
     this
+
+  /**
+   * Records `e` as this member's entry; called by the group before it publishes `e`, so that an
+   * `unlink` from another thread right after (a ticker cancelled at once) finds it.
+   */
+  private[weft] final def attach(e: GroupEntry): Unit = membership = e
 
   /** Leaves the current group, if any. */
   def unlink(): this.type =
@@ -106,8 +112,10 @@ class CompletionGroup extends Cancellable:
   /** Adds a member and returns its entry; if the group is cancelled, cancels it at once. */
   private[weft] def add(member: Cancellable): GroupEntry =
     val e = member.entryFor(this)
-    // Counted before it is visible: a cancel that finds it may make it leave at once.
+    // Counted before it is visible: a cancel that finds it, or an `unlink` once it is attached,
+    // may make it leave at once.
     val before: Long = COUNTS.getAndAdd(this, OnePush + 1L)
+    member.attach(e)
     var h = head
     e.entryNext = h
     while !HEAD.compareAndSet(this, h, e) do
