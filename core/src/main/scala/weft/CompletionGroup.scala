@@ -206,12 +206,7 @@ class CompletionGroup extends Cancellable:
    */
   private[weft] def waitCompletion(): Unit =
     var interrupted = false
-    while live(counts) != 0 do
-      val w = Waiting(Fiber.current, waiters)
-      if WAITERS.compareAndSet(this, w.next, w) then
-        while live(counts) != 0 && !w.woken do
-          Fiber.park(this)
-          if Fiber.interrupted() then interrupted = true
+    awaitEmpty { interrupted = true }
     forEachEntry { e =>
       val f = e.exitingFiber
       if f != null && !e.isLive then f.nn.joinUninterruptibly()
@@ -246,12 +241,19 @@ class CompletionGroup extends Cancellable:
    * the body's future to leave the root group: one wake-up, at the body's very end.
    */
   private[weft] def waitEmptyInterruptibly(): Unit =
+    awaitEmpty(throw InterruptedException())
+
+  /**
+   * Parks until no member is live, on a node of the waiters' stack (re-pushed after a wake-up
+   * that found a new member); `onInterrupt` runs for each interrupt seen meanwhile.
+   */
+  private inline def awaitEmpty(inline onInterrupt: Unit): Unit =
     while live(counts) != 0 do
       val w = Waiting(Fiber.current, waiters)
       if WAITERS.compareAndSet(this, w.next, w) then
         while live(counts) != 0 && !w.woken do
           Fiber.park(this)
-          if Fiber.interrupted() then throw InterruptedException()
+          if Fiber.interrupted() then onInterrupt
 
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:

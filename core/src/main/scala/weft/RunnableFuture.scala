@@ -142,12 +142,9 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         catch case e: Throwable => Failure(e)
     endChildren()
     tryComplete(result)
-    result match
-      case Failure(e) if !e.isInstanceOf[CancellationException] && !failureWasObserved =>
-        // Before leaving: the scope's join, which ends after the leave, then sees it.
-        val state = entryState & EntryMask
-        if state != GroupEntry.UNUSED then entryGroup.failedUnobserved(this)
-      case _ => ()
+    // Before leaving: the scope's join, which ends after the leave, then sees it.
+    if (entryState & EntryMask) != GroupEntry.UNUSED && unobservedFailure != null then
+      entryGroup.failedUnobserved(this)
     unlinkExiting(self)
 
   /**

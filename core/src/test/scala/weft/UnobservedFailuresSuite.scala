@@ -27,7 +27,7 @@ class UnobservedFailuresSuite extends munit.FunSuite:
     val boom = IllegalStateException("boom")
     val reports = reported:
       Async.blocking:
-        Future(throw boom)
+        settled(Future(throw boom)) // else the scope's end may cancel it before it runs
         Future(1).await: Unit
     assertEquals(reports, List(boom))
 
