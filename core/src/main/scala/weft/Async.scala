@@ -44,6 +44,13 @@ trait Async:
   /** The runner whose body runs on the calling fiber (see `uninterruptible`), or `null`. */
   private[weft] def runnerOnCurrentFiber: Runner | Null
 
+  /**
+   * Called by an await of this context that saw an interrupt: `true` if the interrupt is
+   * deferred (a root scope's body inside `uninterruptible`, see [[CallerRunner]]), so the await
+   * keeps waiting. A runnable future's cancellation does not interrupt inside a block at all.
+   */
+  private[weft] def absorbsInterrupt: Boolean = false
+
   // The contexts are weft's own: a scope's (`JvmAsync`) and a runnable future's body, which is
   // its own context so that a spawn allocates no separate one. The members above are
   // `private[weft]`, so no other implementation can be written.
@@ -61,7 +68,7 @@ trait Async:
     src.onComplete(w)
     while !w.isDone do
       Fiber.park(w)
-      if Fiber.interrupted() then interrupted(src, w)
+      if Fiber.interrupted() && !absorbsInterrupt then interrupted(src, w)
     w.value
 
   /**
@@ -75,7 +82,7 @@ trait Async:
       sel.spinBeforePark()
       while !sel.isDone do
         Fiber.park(sel)
-        if Fiber.interrupted() then
+        if Fiber.interrupted() && !absorbsInterrupt then
           if sel.abandon() then
             if cancellationPending then
               throw CancellationException("the awaiting scope was cancelled")
@@ -102,35 +109,25 @@ object Async:
   /**
    * Runs `body` with an `Async` context and returns its value (or throws its exception).
    *
-   * `body` runs on a virtual thread: on the caller's own if it is one, otherwise on a new one
-   * while the calling platform thread waits once, at the end. When `body` ends, every future
-   * started in it that is still running is cancelled, and `blocking` returns only after all of
-   * their threads have terminated.
+   * `body` runs on the calling thread, platform or virtual, so the caller's thread-locals (a
+   * logging context, say) are visible in it; an await inside parks that thread. When `body` ends,
+   * every future started in it that is still running is cancelled, and `blocking` returns only
+   * after all of their threads have terminated.
+   *
+   * An interrupt of the calling thread makes the body's next await throw `InterruptedException`
+   * (inside `uninterruptible`, when the block ends); the futures started in it are then
+   * cancelled and joined as the exception leaves the scope.
    *
    * @throws InterruptedException
-   *   if the calling platform thread is interrupted (the body is then cancelled and joined)
+   *   if the calling thread is interrupted while the body awaits (the body's futures are then
+   *   cancelled and joined)
    */
   def blocking[T](body: Async ?=> T): T =
-    val support = AsyncSupport.default
-    if Fiber.onVirtualThread then
-      val root = CompletionGroup()
-      try body(using JvmAsync(root, null, support))
-      finally
-        root.cancel()
-        root.waitCompletion()
-    else
-      val root = CompletionGroup()
-      val f = RunnableFuture.start(body, JvmAsync(root, null, support))
-      try PlatformWait.awaitScopeBody(f, root)
-      catch
-        case e: InterruptedException =>
-          f.cancel()
-          root.waitCompletion()
-          throw e
-      PlatformWait.spinUntilExited(f)
-      f.failureObserved() // the caller rethrows it: not an unobserved failure of the scope
+    val root = CompletionGroup()
+    try body(using JvmAsync(root, CallerRunner(root), AsyncSupport.default))
+    finally
+      root.cancel()
       root.waitCompletion()
-      f.resultNow.get
 
   /**
    * Runs `body` in a nested scope: when it ends (normally, by exception or by cancellation),
@@ -232,6 +229,10 @@ private[weft] final class JvmAsync(
     if r != null && r.runsOnCurrentFiber then r else Runner.onCurrentFiberIn(group)
 
   /** Whether the scope (or the future) this context belongs to has been cancelled. */
+  override private[weft] def absorbsInterrupt: Boolean = runner match
+    case r: CallerRunner => r.runsOnCurrentFiber && r.absorbInterrupt()
+    case _               => false
+
   private[weft] def cancellationPending: Boolean =
     val r = runner
     if r == null then group.isCancelled

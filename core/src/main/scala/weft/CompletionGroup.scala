@@ -236,14 +236,6 @@ class CompletionGroup extends Cancellable:
       f = f.next
 
   /**
-   * Blocks until the group has no members, without joining the fibers that left; an interrupt
-   * ends the wait with `InterruptedException`. A platform thread entering a scope waits here for
-   * the body's future to leave the root group: one wake-up, at the body's very end.
-   */
-  private[weft] def waitEmptyInterruptibly(): Unit =
-    awaitEmpty(throw InterruptedException())
-
-  /**
    * Parks until no member is live, on a node of the waiters' stack (re-pushed after a wake-up
    * that found a new member); `onInterrupt` runs for each interrupt seen meanwhile.
    */

@@ -104,11 +104,6 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
       val g = children
       if g == null then null else Runner.onCurrentFiberIn(g)
 
-  /** Whether the fiber has been started and has not terminated yet. */
-  private[weft] def fiberRunning: Boolean =
-    val f = fiber
-    f == null || f.nn.isAlive
-
   /** Whether this future's body runs on the calling fiber. */
   def runsOnCurrentFiber: Boolean =
     val f = fiber

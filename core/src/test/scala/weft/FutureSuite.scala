@@ -33,8 +33,12 @@ class FutureSuite extends munit.FunSuite:
       assertEquals(f.result, Failure(boom))
       intercept[IllegalStateException](f.value)
 
-  test("the body of Async.blocking runs on a virtual thread"):
-    assert(Async.blocking(Thread.currentThread().isVirtual))
+  test("the body of Async.blocking runs on the calling thread; a future's on a virtual one"):
+    val caller = Thread.currentThread()
+    val (bodyThread, futureVirtual) =
+      Async.blocking((Thread.currentThread(), Future(Thread.currentThread().isVirtual).await))
+    assert(bodyThread eq caller, bodyThread)
+    assert(futureVirtual, "a future's body runs on a virtual thread")
 
   test("Async.blocking rethrows the body's exception"):
     val e = intercept[IllegalArgumentException](Async.blocking(throw IllegalArgumentException("x")))

@@ -30,6 +30,7 @@ class LayersSuite extends munit.FunSuite:
       "Async",
       "JvmAsync",
       "Runner",
+      "CallerRunner",
       "Selector",
       "SelectClause",
       "Cancellable",
@@ -48,7 +49,6 @@ class LayersSuite extends munit.FunSuite:
       "RunnableFuture",
       "Promise",
       "futureOps",
-      "PlatformWait",
       "Collector",
       "MutableCollector"
     ),

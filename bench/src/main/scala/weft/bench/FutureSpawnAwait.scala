@@ -22,7 +22,7 @@ class FutureSpawnAwait:
 
   /** weft: `Future { ... }` then `await`, the loop inside one `Async.blocking`. */
   @Benchmark
-  def weft(): Long = Async.blocking {
+  def weft(): Long = OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do

@@ -19,7 +19,7 @@ class Race3:
 
   /** weft: `Async.race` of three futures in an `Async.group`, whose end cancels the losers. */
   @Benchmark
-  def weft(): Long = Async.blocking {
+  def weft(): Long = OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do
@@ -39,7 +39,7 @@ class Race3:
    * seed's "await the fastest only"); the group's end cancels the losers.
    */
   @Benchmark
-  def awaitWinner(): Long = Async.blocking {
+  def awaitWinner(): Long = OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do

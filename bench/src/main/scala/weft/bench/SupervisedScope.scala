@@ -19,7 +19,7 @@ class SupervisedScope:
 
   /** weft: a nested plain scope per operation, one future in it. */
   @Benchmark
-  def weftGroupEntry(): Long = Async.blocking {
+  def weftGroupEntry(): Long = OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do
@@ -31,7 +31,7 @@ class SupervisedScope:
 
   /** weft: a supervised scope per operation (its body runs on a fiber of its own). */
   @Benchmark
-  def weftSupervisedEntry(): Long = Async.blocking {
+  def weftSupervisedEntry(): Long = OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do
@@ -55,7 +55,7 @@ class SupervisedScope:
 
   /** weft: futures started and awaited in one plain scope. */
   @Benchmark
-  def weftSpawnInGroup(): Long = Async.blocking {
+  def weftSpawnInGroup(): Long = OnVirtualThread.blocking {
     Async.group {
       var sum = 0L
       var i = 0
@@ -69,7 +69,7 @@ class SupervisedScope:
 
   /** weft: futures started and awaited in one supervised scope (each one watched). */
   @Benchmark
-  def weftSpawnInSupervised(): Long = Async.blocking {
+  def weftSpawnInSupervised(): Long = OnVirtualThread.blocking {
     supervised {
       var sum = 0L
       var i = 0

@@ -37,7 +37,7 @@ class FileWrite40mbBench:
 
   @Benchmark
   @OperationsPerInvocation(Batch)
-  def weft(): Int = Async.blocking:
+  def weft(): Int = _root_.weft.bench.OnVirtualThread.blocking:
     var n = 0
     var i = 0
     while i < Batch do
@@ -58,7 +58,7 @@ class FileWrite40mbBench:
 
   @Benchmark
   @OperationsPerInvocation(Batch)
-  def asyncChannel(): Int = Async.blocking:
+  def asyncChannel(): Int = _root_.weft.bench.OnVirtualThread.blocking:
     var n = 0
     var i = 0
     while i < Batch do

@@ -44,7 +44,7 @@ class TcpEchoConcurrentBench:
 
   /** weft.io: a future per client, all awaited; returns the lines echoed. */
   @Benchmark
-  def weft(): Int = Async.blocking:
+  def weft(): Int = _root_.weft.bench.OnVirtualThread.blocking:
     (1 to Connections)
       .map: _ =>
         _root_.weft.Future:

@@ -43,7 +43,7 @@ class TcpEchoRttBench:
 
   @Benchmark
   @OperationsPerInvocation(Batch)
-  def weft(): Int = Async.blocking:
+  def weft(): Int = _root_.weft.bench.OnVirtualThread.blocking:
     val out = ByteBuffer.allocateDirect(Size)
     val in = ByteBuffer.allocateDirect(Size)
     var i = 0

@@ -48,7 +48,7 @@ object HandoffContender:
   /** weft's `Sequentially`: one queue per key, `submit` then `await`, all in one scope. */
   object WeftSequentially extends HandoffContender:
     val id = "weft"
-    def measure(round: Batcher => Boolean): Unit = Async.blocking:
+    def measure(round: Batcher => Boolean): Unit = _root_.weft.bench.OnVirtualThread.blocking:
       val seq = Sequentially[Int]()
       val b: Batcher = (keys, submitted, task) =>
         val fs = new Array[Future[Unit]](keys.length)

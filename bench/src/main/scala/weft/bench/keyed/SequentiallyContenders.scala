@@ -19,8 +19,8 @@ import weft.keyed.Sequentially
  * pre-drawn table (the same for all contenders), so no contender pays for a random generator.
  *
  * Threads: JMH calls from 1 platform thread; every contender hands off ONCE per invocation to
- * its own kind of thread and runs all batches there: weft inside `Async.blocking` (a virtual
- * thread), Pekko and the Future chain on a virtual thread started per invocation, cats-effect
+ * its own kind of thread and runs all batches there: weft inside `Async.blocking` on a virtual
+ * thread started per invocation, Pekko and the Future chain on a virtual thread started per invocation, cats-effect
  * as one `unsafeRunSync` of the whole loop on its own runtime.
  *
  * Every contender's executor lives for the whole trial, as the peers' actor system, semaphores
@@ -99,7 +99,7 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
    */
   def weftSubmit(threadSleep: Boolean = false): Int =
     val base = nextBase()
-    Async.blocking:
+    _root_.weft.bench.OnVirtualThread.blocking:
       val fs = new Array[Future[Unit]](Batch)
       var done = 0
       var b = 0
@@ -121,7 +121,7 @@ final class SequentiallyContenders(keySpace: Int, val sleepy: Boolean, val batch
   /** weft, direct style: `run` each task in turn from one fiber (the shape of `applyF`). */
   def weftRun(): Int =
     val base = nextBase()
-    Async.blocking:
+    _root_.weft.bench.OnVirtualThread.blocking:
       var done = 0
       var n = 0
       while n < Batch * batches do

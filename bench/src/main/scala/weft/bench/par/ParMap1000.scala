@@ -23,7 +23,7 @@ class ParMap1000:
   @Benchmark
   def weft(): Vector[Int] =
     import _root_.weft.{Async, mapPar}
-    Async.blocking(input.mapPar(Parallelism)(task))
+    _root_.weft.bench.OnVirtualThread.blocking(input.mapPar(Parallelism)(task))
 
   /** ox: `xs.mapPar(8)(f)` (it opens its own scope). */
   @Benchmark

@@ -20,7 +20,7 @@ class RateLimiterContended:
 
   /** weft: `Fibers` futures share `RateLimiter.fixedWindow`. */
   @Benchmark
-  def weft(): Int = Async.blocking {
+  def weft(): Int = _root_.weft.bench.OnVirtualThread.blocking {
     val limiter = RateLimiter.fixedWindow(Limit, Window)
     (1 to Fibers)
       .map: _ =>

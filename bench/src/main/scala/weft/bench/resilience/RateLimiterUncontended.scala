@@ -21,7 +21,7 @@ class RateLimiterUncontended:
 
   /** weft: `RateLimiter.fixedWindow`, `acquire()`. */
   @Benchmark
-  def weft(): Int = Async.blocking {
+  def weft(): Int = _root_.weft.bench.OnVirtualThread.blocking {
     val limiter = RateLimiter.fixedWindow(Limit, Window)
     var i = 0
     while i < N do

@@ -22,7 +22,7 @@ class SemaphoreContended:
 
   /** weft: `Fibers` futures share `Semaphore(2)`. */
   @Benchmark
-  def weft(): Long = Async.blocking {
+  def weft(): Long = _root_.weft.bench.OnVirtualThread.blocking {
     val s = Semaphore(2)
     (1 to Fibers)
       .map: _ =>

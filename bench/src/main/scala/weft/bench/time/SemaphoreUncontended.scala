@@ -23,7 +23,7 @@ class SemaphoreUncontended:
 
   /** weft: `withPermit`, one fiber. */
   @Benchmark
-  def weft(): Long = Async.blocking {
+  def weft(): Long = _root_.weft.bench.OnVirtualThread.blocking {
     val s = Semaphore(1)
     var i = 0
     while i < N do

@@ -21,7 +21,7 @@ class TimeoutFast:
 
   /** weft: `withTimeout(10.seconds)(i)` (a fiber for the body, a timer on the shared scheduler). */
   @Benchmark
-  def weft(): Long = Async.blocking {
+  def weft(): Long = _root_.weft.bench.OnVirtualThread.blocking {
     var sum = 0L
     var i = 0
     while i < N do
@@ -66,7 +66,7 @@ class TimeoutFast:
    * of `weft` that is not the timer and the race (a diagnostic baseline).
    */
   @Benchmark
-  def weftGroupFutureOnly(): Long = Async.blocking {
+  def weftGroupFutureOnly(): Long = _root_.weft.bench.OnVirtualThread.blocking {
     import _root_.weft.await
     var sum = 0L
     var i = 0
