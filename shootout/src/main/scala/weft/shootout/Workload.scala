@@ -47,9 +47,9 @@ object Params:
   /**
    * The default of quick mode: two forks of three 300 ms warm-up and four 400 ms measured
    * iterations, so every interval has 8 samples from two JVMs (Student's t at 7 degrees of
-   * freedom, 2.36, where one fork of 3 had 4.30 and no fork-to-fork spread); what keeps the
-   * suite under 25 minutes on 2 cores is what quick mode leaves out (`notInQuick` in
-   * [[Workload]]). shootout/README.md records what it measured.
+   * freedom, 2.36, where one fork of 3 had 4.30 and no fork-to-fork spread). The suite's length
+   * is kept down by what quick mode leaves out (`notInQuick` in [[Workload]]), not by fewer
+   * samples; shootout/README.md records how long it takes.
    */
   val quick: Params = Params(3, "300ms", 4, "400ms", 2)
 
@@ -216,8 +216,8 @@ final case class Workload(
 /** How much of the suite to run and how long. */
 enum RunMode:
   /**
-   * Short iterations in two forks, without the workloads and contenders marked `notInQuick`:
-   * the whole suite in under 25 minutes on 2 cores (shootout/README.md).
+   * Short iterations in two forks, without the workloads and contenders marked `notInQuick`
+   * (shootout/README.md records how long it takes on 2 cores).
    */
   case Quick
 
