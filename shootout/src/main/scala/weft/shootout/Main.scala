@@ -77,8 +77,9 @@ object Main:
       s"${options.mode.toString.toLowerCase} mode, ${machine.cores} cores, load ${f"${machine.loadAverage}%.2f"}; listing benchmarks"
     )
     val listings = modules.map(m => m -> jmh.list(m)).toMap
-    val plan = Plan.make(workloads, options.mode, m => listings.getOrElse(m, Nil), config.classpath)
+    val plan = options.plan(m => listings.getOrElse(m, Nil), config.classpath)
     plan.skipped.foreach((w, why) => say(s"skipping ${w.id}: $why"))
+    plan.leftOut.foreach(l => say(s"left out of quick mode (--full runs it): ${l.describe}"))
     say(s"${plan.jobs.size} JMH/harness runs, predicted ${Format.duration(plan.predictedSeconds)}")
     val progress = Progress(plan.predictedSeconds)
     val external = ExternalRunner(config, logs, jmh.allBenchmarkJvmArgs)
@@ -122,7 +123,7 @@ object Main:
       .filter(_.getName.endsWith(".md"))
       .sortBy(_.getName)
       .map(f => Files.readString(f.toPath, StandardCharsets.UTF_8).replaceAll("(?m)^# ", "## "))
-    val report = Report.render(info, workloads, rows, plan.skipped)
+    val report = Report.render(info, workloads, rows, plan.skipped, plan.leftOut)
     write(
       File(out, "REPORT.md"),
       if details.isEmpty then report
@@ -145,7 +146,7 @@ object Main:
     var advanced = 0.0
     var started = 0
     val (records, log, problem) = jmh.run(j, n) { benchmark =>
-      val step = if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j.params)
+      val step = if started == 0 then Plan.HostStartSeconds else Plan.benchmarkSeconds(j)
       progress.advance(step)
       advanced += step
       started += 1

@@ -42,23 +42,42 @@ object MemcachedWorkloads:
       "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
       "folsomSerialAscii (folsom's serialising client)."
 
-  /** The benchmarks of `cls` in `weft.bench.memcached`, ops/s; `--full`: 5 + `measured` x 1 s. */
-  private def benchClass(cls: String, measured: Int): Runner.Jmh = Runner.Jmh(
+  /**
+   * The benchmarks of `cls` in `weft.bench.memcached`, ops/s; `--full`: 5 + `measured` x 1 s.
+   * `setup`: seconds each fork spends on its servers beyond a plain fork (start, preload, the
+   * stats check), for the prediction ([[Plan.benchmarkSeconds]]).
+   */
+  private def benchClass(cls: String, measured: Int, setup: Double): Runner.Jmh = Runner.Jmh(
     Seq(jmh(s"^weft\\.bench\\.memcached\\.$cls\\.")),
     Mode.Throughput,
-    full = Params(5, "1s", measured, "1s", 1)
+    full = Params(5, "1s", measured, "1s", 1),
+    forkExtraSeconds = setup
   )
+
+  /** Per-fork set-up of one server with few keys, in seconds (shootout/README.md). */
+  private val serverSetup = 1.5
+
+  /** Per-fork set-up with 5000 keys preloaded or three servers, in seconds (README). */
+  private val preloadSetup = 4.5
+
+  /**
+   * The weft rows that are not peers (another shape of weft's client, or its classic protocol):
+   * `--full` measures them, quick mode leaves them out.
+   */
+  private val weftVariants = Set("weftInScope", "weftClassic")
 
   /**
    * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
    * published figures (ascii and binary of each client; the seed's folsom serialised, so only
-   * its ascii figure has a row of ours), weft ahead of every peer by 1.2x.
+   * its ascii figure has a row of ours), weft ahead of every peer by 1.2x; `setup` is a fork's
+   * server set-up for the prediction, and weft's variants (not peers) are full-mode rows.
    */
   private def seed004(
       id: String,
       title: String,
       seedName: String,
       cls: String,
+      setup: Double,
       figures: Seq[Double],
       fullOnlyThreads: Seq[Int],
       xmem: String,
@@ -78,7 +97,7 @@ object MemcachedWorkloads:
       id = id,
       title = title,
       seed = s"seed 004, MemcachedClientsBenchmark $seedName",
-      runner = benchClass(cls, measured = 20),
+      runner = benchClass(cls, measured = 20, setup),
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(32),
@@ -90,6 +109,7 @@ object MemcachedWorkloads:
       publishedSource = seedSource + sourceExtra,
       targets = Seq(Target.AheadOfPeers(1.2)),
       requires = Seq(server),
+      notInQuickContenders = weftVariants,
       notes = s"${notes}Contenders: $contenders $fairness"
     )
 
@@ -99,6 +119,7 @@ object MemcachedWorkloads:
     title = "4 x (set key_i = key_i + \"value\", TTL 7200 s, then get it), keys key0..key3",
     seedName = "async",
     cls = "MemcachedSetGetBench",
+    setup = serverSetup,
     figures = Seq(40064, 40747, 44586, 42226, 30478, 28221),
     fullOnlyThreads = Seq(128),
     xmem = "Unmerged",
@@ -117,6 +138,7 @@ object MemcachedWorkloads:
     title = "one multiget of 50 distinct keys out of 5000 preloaded",
     seedName = "multiget",
     cls = "MemcachedMultiGet50Bench",
+    setup = preloadSetup,
     figures = Seq(1816, 2521, 1800, 2066, 1863, 2145),
     fullOnlyThreads = Nil,
     xmem = "",
@@ -150,7 +172,10 @@ object MemcachedWorkloads:
       Module.Bench,
       s"weft.bench.memcached.OpenLoop --contenders ${openLoopContenders.mkString(",")}",
       openLoopContenders,
-      Some(metric)
+      Some(metric),
+      // Quick: 7 contenders, each a fresh JVM and server through a ladder of up to 8 loads
+      // of 3 s after a 3 s warm-up (shootout/README.md, "Quick mode, measured").
+      seconds = 200
     ),
     unit = "µs",
     higherIsBetter = false,
@@ -191,11 +216,18 @@ object MemcachedWorkloads:
       "are, like weft and folsom, so every client moves and stores the same bytes. "
 
   /** `memcached-value-<size>`: set then get one key per thread with values of `bytes`. */
-  private def valueSize(id: String, cls: String, label: String) = Workload(
+  private def valueSize(
+      id: String,
+      cls: String,
+      label: String,
+      inQuick: Boolean,
+      setup: Double = serverSetup
+  ) = Workload(
     id = s"memcached-value-$id",
     title = s"set then get one key per thread, $label values",
     seed = "issue 26 (beyond seed 004: value-size sweep)",
-    runner = benchClass(cls, measured = 10),
+    runner = benchClass(cls, measured = 10, setup),
+    notInQuick = !inQuick,
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(8),
@@ -207,12 +239,24 @@ object MemcachedWorkloads:
     notes = s"Contenders: $sweepContenders$fairness"
   )
 
-  /** The value-size sweep: 10 B, 1 KiB, 100 KiB and 1000 KiB (under the 1 MiB item limit). */
+  /**
+   * The value-size sweep: 10 B, 1 KiB, 100 KiB and 1000 KiB (under the 1 MiB item limit). The
+   * sweep has no target, so quick mode keeps 1 KiB and 100 KiB only: 10 B is setget's regime,
+   * and 1000 KiB costs the most of any memcached workload (xmemcached's rows).
+   */
   val valueSizes: Seq[Workload] = Seq(
-    valueSize("10b", "MemcachedValue10B", "10-byte"),
-    valueSize("1kib", "MemcachedValue1KiB", "1 KiB"),
-    valueSize("100kib", "MemcachedValue100KiB", "100 KiB"),
-    valueSize("1000kib", "MemcachedValue1000KiB", "1000 KiB (1,024,000-byte)")
+    valueSize("10b", "MemcachedValue10B", "10-byte", inQuick = false),
+    valueSize("1kib", "MemcachedValue1KiB", "1 KiB", inQuick = true),
+    valueSize("100kib", "MemcachedValue100KiB", "100 KiB", inQuick = true),
+    // xmemcached's two rows take minutes at this size, well beyond their iterations: spread
+    // over the seven rows' forks for the prediction (shootout/README.md).
+    valueSize(
+      "1000kib",
+      "MemcachedValue1000KiB",
+      "1000 KiB (1,024,000-byte)",
+      inQuick = false,
+      setup = 18
+    )
   )
 
   /** `memcached-cluster-3`: multigets over three servers placed with Ketama by every client. */
@@ -220,7 +264,7 @@ object MemcachedWorkloads:
     id = "memcached-cluster-3",
     title = "one multiget of 50 of 5000 keys spread over 3 servers with Ketama",
     seed = "issue 26 (beyond seed 004: a 3-server Ketama cluster)",
-    runner = benchClass("MemcachedCluster3Bench", measured = 10),
+    runner = benchClass("MemcachedCluster3Bench", measured = 10, preloadSetup),
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(32),

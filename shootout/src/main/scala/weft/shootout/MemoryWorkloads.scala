@@ -26,8 +26,9 @@ object MemoryWorkloads:
           "ox-fork"
         )
       ,
-      // 8 contenders x 4 JVMs of ~3 s; 2 x 3 JVMs of ~20 s (shootout/README.md)
-      seconds = if million then 120 else 105
+      // 8 contenders x 4 JVMs, 2 x 3 JVMs: as long as a quick run on an idle machine took
+      // (shootout/README.md, "Quick mode, measured")
+      seconds = if million then 40 else 95
     ),
     unit = "bytes/op",
     higherIsBetter = false,

@@ -6,7 +6,8 @@ import java.io.File
  * The command line of [[Main]].
  *
  * @param only
- *   the workload ids of `--only <id>[,<id>...]`; empty means every workload
+ *   the workload ids of `--only <id>[,<id>...]`; empty means every workload. A workload named
+ *   here runs in quick mode even when it is marked `notInQuick` ([[Plan.make]])
  * @param out
  *   where the report goes, `<root>/reports/latest` unless `--out <dir>`
  * @param repeat
@@ -23,13 +24,23 @@ final case class Options(
   def workloads: Seq[Workload] =
     if only.isEmpty then Workloads.all else Workloads.all.filter(w => only.contains(w.id))
 
+  /**
+   * The jobs for the selected workloads, given each module's benchmark listing and classpath:
+   * a workload `--only` names runs even when quick mode leaves it out ([[Plan.make]]).
+   */
+  def plan(listings: Module => Seq[String], classpath: Module => String): Plan =
+    Plan.make(workloads, mode, listings, classpath, only.toSet)
+
 /** Parsing the command line. */
 object Options:
 
   /** The usage text. */
   val usage: String =
     "usage: weft.shootout.Main --config <run.properties> [--quick | --full | --smoke] " +
-      "[--only <workload-id>[,<workload-id>...]] [--repeat <n>] [--out <dir>]"
+      "[--only <workload-id>[,<workload-id>...]] [--repeat <n>] [--out <dir>]\n" +
+      "  --quick (the default) leaves some workloads and contenders out; --full and --smoke " +
+      "measure them all.\n  --only runs the workloads it names even when quick mode leaves " +
+      "them out; contenders quick mode leaves out stay out (use --full)."
 
   /** Parses `args`, or returns the reason it cannot. */
   def parse(args: Seq[String]): Either[String, Options] =

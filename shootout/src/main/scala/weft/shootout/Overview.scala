@@ -82,12 +82,16 @@ object Overview:
   private def speedupText(c: Comparison): String =
     Targets.range(c.speedup.point, c.speedup.low, c.speedup.high, c.speedup.pointOnly)
 
-  /** The overview section: counts, the chart, one table row per line, failures, skips. */
+  /**
+   * The overview section: counts, what quick mode left out, the chart, one table row per line,
+   * failures, skips.
+   */
   def render(
       mode: RunMode,
       workloads: Seq[Workload],
       rows: Seq[Row],
-      skipped: Seq[(Workload, String)]
+      skipped: Seq[(Workload, String)],
+      leftOut: Seq[LeftOut] = Nil
   ): Seq[String] =
     val measured = workloads.filter(w => rows.exists(_.workload == w.id))
     val checked = mode != RunMode.Smoke
@@ -101,7 +105,7 @@ object Overview:
     Seq("", "## Overview", "") ++
       Seq(
         s"- ${measured.size} workloads measured, ${rows.size} results, ${failed.size} FAILED, ${skipped.size} skipped."
-      ) ++ precision(rows).toSeq ++
+      ) ++ LeftOut.overviewLine(leftOut) ++ precision(rows).toSeq ++
       (if !checked then Seq("- targets are not checked in a smoke run.")
        else
          Seq(s"- targets: ${if countText.isEmpty then "none" else countText.mkString(", ")}.")

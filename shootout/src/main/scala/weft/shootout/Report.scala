@@ -117,7 +117,12 @@ object Report:
       s"| $name | ${r.threads} | $score | $interval | $error | ${r.unit} | $ratio | $pub |$extra"
     }
 
-  private def section(mode: RunMode, w: Workload, rows: Seq[Row]): Seq[String] =
+  private def section(
+      mode: RunMode,
+      w: Workload,
+      rows: Seq[Row],
+      leftOut: Seq[LeftOut]
+  ): Seq[String] =
     val params = rows.groupBy(jmhFlags).toSeq.sortBy(_._2.map(_.threads).min).map { (flags, rs) =>
       val threads = rs.map(_.threads).distinct.sorted.mkString(", ")
       val modules = rs.map(param(_, "module")).distinct.mkString(", ")
@@ -134,6 +139,7 @@ object Report:
     ) ++
       params.map(p => s"- parameters: $p") ++
       (if w.notes.nonEmpty then Seq(s"- notes: ${w.notes}") else Nil) ++
+      LeftOut.sectionLine(leftOut, w) ++
       (if !weftPresent then Seq("- **no weft contender in this run**: ratios are not available.")
        else Nil) ++
       Seq("") ++ table(w, rows) ++
@@ -173,14 +179,16 @@ object Report:
           s"| ${p.label} | ${p.threads} | ${Format.number(p.score)} | ${p.unit} | ${p.ours.getOrElse("")} |"
         )
 
-  /** The whole `REPORT.md`. */
+  /** The whole `REPORT.md`; `leftOut` is what quick mode left out (listed, never FAILED). */
   def render(
       info: RunInfo,
       workloads: Seq[Workload],
       rows: Seq[Row],
-      skipped: Seq[(Workload, String)]
+      skipped: Seq[(Workload, String)],
+      leftOut: Seq[LeftOut] = Nil
   ): String =
     val measured = workloads.filter(w => rows.exists(_.workload == w.id))
-    (header(info) ++ Overview.howToRead ++ Overview.render(info.mode, workloads, rows, skipped) ++
-      measured.flatMap(w => section(info.mode, w, rows.filter(_.workload == w.id))))
+    (header(info) ++ Overview.howToRead ++
+      Overview.render(info.mode, workloads, rows, skipped, leftOut) ++
+      measured.flatMap(w => section(info.mode, w, rows.filter(_.workload == w.id), leftOut)))
       .mkString("", "\n", "\n")

@@ -47,8 +47,9 @@ object Params:
   /**
    * The default of quick mode: two forks of three 300 ms warm-up and four 400 ms measured
    * iterations, so every interval has 8 samples from two JVMs (Student's t at 7 degrees of
-   * freedom, 2.36, where one fork of 3 had 4.30 and no fork-to-fork spread) and the whole suite
-   * stays within about 25 minutes on 2 cores. shootout/README.md records what it measured.
+   * freedom, 2.36, where one fork of 3 had 4.30 and no fork-to-fork spread). The suite's length
+   * is kept down by what quick mode leaves out (`notInQuick` in [[Workload]]), not by fewer
+   * samples; shootout/README.md records how long it takes.
    */
   val quick: Params = Params(3, "300ms", 4, "400ms", 2)
 
@@ -70,13 +71,19 @@ final case class JmhPart(module: Module, regex: String)
 
 /** How a workload is measured. */
 enum Runner:
-  /** One JMH JVM per part and thread count; `full` may differ per thread count. */
+  /**
+   * One JMH JVM per part and thread count; `full` may differ per thread count.
+   * `forkExtraSeconds` is what each benchmark fork takes beyond a plain fork's start-up and its
+   * nominal iterations (starting and loading a memcached server, checking its counters;
+   * operations that outlast an iteration), for the prediction only ([[Plan.benchmarkSeconds]]).
+   */
   case Jmh(
       parts: Seq[JmhPart],
       mode: Mode,
       quick: Params = Params.quick,
       full: Params,
-      fullByThreads: Map[Int, Params] = Map.empty
+      fullByThreads: Map[Int, Params] = Map.empty,
+      forkExtraSeconds: Double = 0
   )
 
   /**
@@ -165,6 +172,12 @@ enum Target:
  * @param judgedAs
  *   the weft row the targets judge: `weft`, unless that row uses a facility no peer gets, when
  *   it is the like-for-like weft row beside it (ratios stay to `weft`)
+ * @param notInQuick
+ *   quick mode leaves the whole workload out (unless `--only` names it); `--full` and `--smoke`
+ *   measure it, and a quick report says it was left out ([[Plan.make]], [[LeftOut]])
+ * @param notInQuickContenders
+ *   contenders (benchmark methods) quick mode leaves out, even under `--only`; `--full` and
+ *   `--smoke` measure them. Never the weft row a target judges, nor a target's reference.
  */
 final case class Workload(
     id: String,
@@ -182,7 +195,9 @@ final case class Workload(
     shownOnly: Set[String] = Set.empty,
     requires: Seq[Requirement] = Nil,
     fullOnlyThreads: Seq[Int] = Nil,
-    judgedAs: String = "weft"
+    judgedAs: String = "weft",
+    notInQuick: Boolean = false,
+    notInQuickContenders: Set[String] = Set.empty
 ):
   /** The thread counts measured in `mode`. */
   def threadsIn(mode: RunMode): Seq[Int] =
@@ -200,7 +215,10 @@ final case class Workload(
 
 /** How much of the suite to run and how long. */
 enum RunMode:
-  /** Short iterations in two forks: the whole suite in about 25 minutes on 2 cores. */
+  /**
+   * Short iterations in two forks, without the workloads and contenders marked `notInQuick`
+   * (shootout/README.md records how long it takes on 2 cores).
+   */
   case Quick
 
   /** The seeds' own iteration counts. */

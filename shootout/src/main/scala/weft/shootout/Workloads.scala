@@ -144,6 +144,8 @@ object Workloads:
         "JMH 1.11, Scala 2.11; -t 1: -wi 20 -i 20 -f 10; -t 3/10/20: -wi 20 -i 10 -f 3",
     targets = Seq(Target.WithinFactorOf("asyncAwait", 1.0)),
     shownOnly = Set("oxNoScope"),
+    // Informational rows, not like for like: 8 of the 32 benchmarks, about a minute of a quick run.
+    notInQuickContenders = Set("weftInScope", "oxNoScope"),
     notes = "Futures are created once per trial, already completed; every op awaits all three. " +
       "Like for like: weft and ox (a scope per op); weftInScope and oxNoScope show the awaits " +
       "alone. weft's wins at 1 and 3 callers come from spinning: with fewer callers than cores, " +
