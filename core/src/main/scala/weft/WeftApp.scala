@@ -61,7 +61,10 @@ trait WeftApp:
     )
     Runtime.getRuntime.addShutdownHook(hook)
     val code =
-      try Async.blocking(run(args.toSeq))
+      // `run` in a future, not on `main` itself: the interrupt of a shutdown then becomes the
+      // future's cancellation, which `uninterruptible` cleanup defers for JDK blocking calls too
+      // (at the root a JDK call would see the interrupt; ADR 0016). `WeftAppSuite` re-checks it.
+      try Async.blocking(Future(run(args.toSeq)).await)
       catch
         case e: Throwable =>
           // the interrupt of a shutdown is expected; the JVM then exits with the signal's code

@@ -44,3 +44,14 @@ object SlowCleanupApp extends WeftApp:
       note(marker, "cleanup started")
       uninterruptible(Thread.sleep(600_000))
       note(marker, "cleanup finished")
+
+/** Is inside an `uninterruptible` block, in a JDK sleep, when the signal comes. */
+object BlockingCleanupApp extends WeftApp:
+  def run(args: Seq[String])(using Async): Int =
+    val marker = Paths.get(args.head)
+    uninterruptible:
+      println("ready")
+      Thread.sleep(1_000) // the signal arrives meanwhile: deferred, not delivered here
+      note(marker, "block finished")
+    note(marker, "after the block (must not run)")
+    0

@@ -63,3 +63,12 @@ class WeftAppSuite extends munit.FunSuite:
     signal(p, "TERM")
     assertEquals(exitCode(p), 143)
     assertEquals(lines(marker), Seq("cleanup started"))
+
+  test("a signal during an uninterruptible JDK call in run is deferred to the block's end"):
+    val marker = Files.createTempFile("weft-app", ".txt")
+    Files.delete(marker)
+    val p = start("BlockingCleanupApp", marker.toString)
+    awaitReady(p)
+    signal(p, "TERM")
+    assertEquals(exitCode(p), 143)
+    assertEquals(lines(marker), Seq("block finished"))
