@@ -35,9 +35,6 @@ private[weft] object Fiber:
   /** Re-raises the interrupt status of the current fiber. */
   inline def selfInterrupt(): Unit = Thread.currentThread().interrupt()
 
-  /** Whether the caller runs on a virtual thread (cheap to block, cheap to wake). */
-  inline def onVirtualThread: Boolean = Thread.currentThread().isVirtual
-
   /** A CPU hint inside a short spin loop (no yield). */
   inline def onSpinWait(): Unit = Thread.onSpinWait()
 

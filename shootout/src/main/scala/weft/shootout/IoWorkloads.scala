@@ -20,7 +20,9 @@ object IoWorkloads:
         s"see weft.bench.io.$cls: every contender loops on one virtual thread; files on /dev/shm when present",
       published = published,
       publishedSource = if published.isEmpty then "" else seed002Source,
-      targets = Seq(Target.WithinFactorOf("jdkFiles", if id.endsWith("4b") then 1.3 else 1.1))
+      targets = Seq(Target.WithinFactorOf("jdkFiles", if id.endsWith("4b") then 1.3 else 1.1)),
+      // the design ADR 0002 rejected, not a peer: full runs only
+      notInQuickContenders = Set("asyncChannel")
     )
     Seq(
       file(
@@ -91,7 +93,7 @@ object IoWorkloads:
         threads = Seq(1),
         threadSetup =
           "see weft.bench.io.TcpEchoConcurrentBench: weft a Future per client in one " +
-            "Async.blocking, the JDK a virtual thread per client with a blocking Socket; the " +
+            "Async.blocking on a virtual thread, the JDK a virtual thread per client with a blocking Socket; the " +
             "same echo server (virtual threads); one op = the whole round of 200 x 50 lines",
         targets = Seq(Target.WithinFactorOf("jdkSocket", 1.1)),
         notes = "The target (at most 1.1x the JDK's time) is the file workloads' large-transfer " +

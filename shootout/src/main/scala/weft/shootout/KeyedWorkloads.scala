@@ -42,7 +42,7 @@ object KeyedWorkloads:
         threadSetup =
           "weft.bench.keyed.HandoffLatency: one fresh JVM per contender; batches of 1000 empty " +
             "tasks over 100 keys, each batch submitted and awaited from the contender's own kind " +
-            "of thread (weft: one Async.blocking; Pekko, Future chain: one virtual thread; " +
+            "of thread (weft: one Async.blocking on one virtual thread; Pekko, Future chain: one virtual thread; " +
             "cats-effect: one unsafeRunSync per batch); the mean of 6 one-second blocks (quick).",
         targets = targets,
         notes = "Per-key rows (PerKey) have one bucket per key, like weft; the others the " +
@@ -87,7 +87,7 @@ object KeyedWorkloads:
       threads = Seq(1),
       threadSetup =
         "1 JMH thread; each invocation hands off once to the contender's own kind of thread " +
-          "(weft: Async.blocking; Pekko and the Future chain: a virtual thread; cats-effect: one unsafeRunSync); " +
+          "(weft: Async.blocking on a virtual thread; Pekko and the Future chain: a virtual thread; cats-effect: one unsafeRunSync); " +
           "score = batches of 1000 tasks per second",
       published = published,
       publishedSource = if published.isEmpty then ""
@@ -95,7 +95,9 @@ object KeyedWorkloads:
         "seed 001: OpenJDK 21.0.2, Akka and Cats Effect, 5x10 s warm-up and measurement, " +
           "other hardware; its ops/s are batches of 1000 per second"
       ,
-      targets = Seq(Target.AheadOfPeers(factor)) // issue 7: 1.5x on batch-1000, ahead elsewhere
+      targets = Seq(Target.AheadOfPeers(factor)), // issue 7: 1.5x on batch-1000, ahead elsewhere
+      // weft's `run` variant, informational: full runs only
+      notInQuickContenders = Set("weftRun")
     )
     Seq(
       k(
@@ -119,5 +121,10 @@ object KeyedWorkloads:
         1.0,
         forkExtra = 2.0
       )
-        .copy(notes = ioNotes, judgedAs = "weftDefaultSlack")
+        .copy(
+          notes = ioNotes,
+          judgedAs = "weftDefaultSlack",
+          // weft's informational variants; the judged row and every peer stay in quick runs
+          notInQuickContenders = Set("weftRun", "weftThreadSleep")
+        )
     ) ++ handoff

@@ -20,7 +20,7 @@ object MemcachedWorkloads:
 
   private val threadSetup =
     "JMH platform threads share one client (one connection) per fork. weft: each op enters " +
-      "Async.blocking (a virtual thread) and runs its calls there; spymemcached and folsom: " +
+      "Async.blocking (its body runs on the JMH thread) and runs its calls there; spymemcached and folsom: " +
       "asynchronous calls, then the thread waits for all; xmemcached: blocking calls."
 
   private val fairness =
@@ -146,8 +146,10 @@ object MemcachedWorkloads:
     sourceExtra = "; each op shuffled the 5000 keys",
     notes = "The seed shuffled all 5000 keys per op (tens of microseconds, more than a fast " +
       "client's multiget); here each thread cycles through 256 random 50-key subsets drawn " +
-      "before measuring, so the shuffle is not measured. "
-  )
+      "before measuring, so the shuffle is not measured. Quick runs measure xmemcached with " +
+      "its default get merging only; its unmerged rows (slower, so never the best peer) are in " +
+      "full runs. "
+  ).copy(notInQuickContenders = weftVariants ++ Set("xmemAsciiUnmerged", "xmemBinaryUnmerged"))
 
   private val openLoopContenders = Seq(
     "weft",
@@ -241,13 +243,13 @@ object MemcachedWorkloads:
 
   /**
    * The value-size sweep: 10 B, 1 KiB, 100 KiB and 1000 KiB (under the 1 MiB item limit). The
-   * sweep has no target, so quick mode keeps 1 KiB and 100 KiB only: 10 B is setget's regime,
-   * and 1000 KiB costs the most of any memcached workload (xmemcached's rows).
+   * sweep has no target, so quick mode leaves it to `--full` (about 9 minutes of the quick run
+   * with all four sizes; 1000 KiB costs the most of any memcached workload, xmemcached's rows).
    */
   val valueSizes: Seq[Workload] = Seq(
     valueSize("10b", "MemcachedValue10B", "10-byte", inQuick = false),
-    valueSize("1kib", "MemcachedValue1KiB", "1 KiB", inQuick = true),
-    valueSize("100kib", "MemcachedValue100KiB", "100 KiB", inQuick = true),
+    valueSize("1kib", "MemcachedValue1KiB", "1 KiB", inQuick = false),
+    valueSize("100kib", "MemcachedValue100KiB", "100 KiB", inQuick = false),
     // xmemcached's two rows take minutes at this size, well beyond their iterations: spread
     // over the seven rows' forks for the prediction (shootout/README.md).
     valueSize(
@@ -265,6 +267,8 @@ object MemcachedWorkloads:
     title = "one multiget of 50 of 5000 keys spread over 3 servers with Ketama",
     seed = "issue 26 (beyond seed 004: a 3-server Ketama cluster)",
     runner = benchClass("MemcachedCluster3Bench", measured = 10, preloadSetup),
+    // No target, and its multiget regime is memcached-multiget-50's: full runs only.
+    notInQuick = true,
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(32),

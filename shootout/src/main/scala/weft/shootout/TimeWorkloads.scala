@@ -44,7 +44,8 @@ object TimeWorkloads:
         "^weft\\.bench\\.time\\.TimeoutFast\\.(weft|ox|catsEffect|zio|noTimeout)$",
         "withTimeout around a body that finishes at once",
         shownOnly = Set("noTimeout")
-      ),
+      ).copy(notInQuick = true), // no target: full runs only, to keep quick mode short
+
       t(
         "semaphore-uncontended",
         "^weft\\.bench\\.time\\.SemaphoreUncontended\\.",

@@ -14,6 +14,6 @@ private[shootout] object WorkloadSupport:
 
   private[shootout] val amortised =
     "JMH: 1 platform thread. Each invocation hands off once to the contender's own kind of thread " +
-      "and runs the loop there, @OperationsPerInvocation amortising that single handoff: weft in " +
-      "Async.blocking (a virtual thread); virtualThread, ox and scalaFuture in a virtual thread started " +
-      "per invocation; cats-effect and ZIO as one unsafeRun of the whole loop on their own fiber runtime."
+      "and runs the loop there, @OperationsPerInvocation amortising that single handoff: weft " +
+      "(Async.blocking entered on that thread), virtualThread, ox and scalaFuture in a virtual thread " +
+      "started per invocation; cats-effect and ZIO as one unsafeRun of the whole loop on their own fiber runtime."

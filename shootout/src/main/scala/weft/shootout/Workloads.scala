@@ -46,6 +46,8 @@ object Workloads:
       Target.WithinFactorOf("zio", 1.0 / 0.9)
     ),
     shownOnly = Set("virtualThreadJoin"),
+    // the old floor, kept for comparison with earlier reports: full runs only
+    notInQuickContenders = Set("virtualThreadJoin"),
     notes = "The seed's Future was 3.4x the cost of a bare virtual thread on Linux. The floor, " +
       "virtualThread, hands the value back through a volatile field and a park, waiting for the " +
       "result only, as weft's await does; virtualThreadJoin waits with Thread.join (termination " +
@@ -96,11 +98,12 @@ object Workloads:
     threads = Seq(1, 3, 10, 20),
     threadSetup = "JMH: 1, 3, 10, 20 platform threads, each blocking per op as in the seed. " +
       "futureSequence, forComprehension (Scala 2.13) and asyncAwait (scala-async 1.0.1, -Xasync) " +
-      "combine on the global EC then Await.result; weft enters Async.blocking per op (a virtual " +
-      "thread); weftInScope awaits 100000 ops inside one Async.blocking (@OperationsPerInvocation(100000)); " +
-      "catsEffect runs each op with unsafeRunSync; ox enters a supervised scope per op (its body " +
-      "on a virtual thread, like weft's) and joins Fork.successful forks there; oxNoScope joins " +
-      "them on the caller without a scope.",
+      "combine on the global EC then Await.result; weft enters Async.blocking per op (its body " +
+      "runs on the caller); weftOnVirtualThread enters it on a new virtual thread per op; " +
+      "weftInScope awaits 100000 ops inside one Async.blocking (@OperationsPerInvocation(100000)); " +
+      "catsEffect runs each op with unsafeRunSync; ox enters a supervised scope per op (ox runs " +
+      "its body in a fork, a new virtual thread) and joins Fork.successful forks there; oxNoScope " +
+      "joins them on the caller without a scope.",
     published = Seq(
       Published(
         "FutureBenchmark.futureSequenceResult",
@@ -147,11 +150,14 @@ object Workloads:
     // Informational rows, not like for like: 8 of the 32 benchmarks, about a minute of a quick run.
     notInQuickContenders = Set("weftInScope", "oxNoScope"),
     notes = "Futures are created once per trial, already completed; every op awaits all three. " +
-      "Like for like: weft and ox (a scope per op); weftInScope and oxNoScope show the awaits " +
-      "alone. weft's wins at 1 and 3 callers come from spinning: with fewer callers than cores, " +
-      "the caller of Async.blocking spins briefly on the idle core while the virtual thread " +
-      "runs, where Await.result (the Scala 2.13 contenders) parks at once; at 10 and 20 callers " +
-      "there is no idle core to spin on."
+      "Like for like: each library's way for a blocking caller to combine three futures and get " +
+      "the sum; weft and ox enter a scope per op. weft's lead comes from where its scope runs: " +
+      "Async.blocking runs its body on the calling thread and awaiting a completed future does " +
+      "not park, so a weft op involves no other thread, while scala-async and the Future " +
+      "combinators run on the global EC and the caller parks in Await.result, ox's supervised " +
+      "starts a virtual thread for its body, and cats-effect starts a fiber. weftOnVirtualThread " +
+      "shows weft paying that hop too (near asyncAwait); weftInScope and oxNoScope show the " +
+      "awaits alone."
   )
 
   /** `handoff-ideal`: the seed's two-virtual-thread volatile handoff, the floor for channels. */

@@ -82,7 +82,14 @@ class QuickModeSuite extends munit.FunSuite:
     val all = Options.parse(Seq("--config", "f")).toOption.get
     assertEquals(
       all.plan(_ => Nil, _ => "").leftOut.filter(_.whole).map(_.workload.id),
-      Seq("memcached-value-10b", "memcached-value-1000kib")
+      Seq(
+        "timeout-fast",
+        "memcached-value-10b",
+        "memcached-value-1kib",
+        "memcached-value-100kib",
+        "memcached-value-1000kib",
+        "memcached-cluster-3"
+      )
     )
     val o = Options.parse(Seq("--config", "f", "--only", "memcached-value-1000kib")).toOption.get
     assertEquals(o.mode, RunMode.Quick)
@@ -147,11 +154,27 @@ class QuickModeSuite extends munit.FunSuite:
     val byId = Workloads.all.map(w => w.id -> w).toMap
     assertEquals(
       Workloads.all.filter(_.notInQuick).map(_.id),
-      Seq("memcached-value-10b", "memcached-value-1000kib")
+      Seq(
+        "timeout-fast",
+        "memcached-value-10b",
+        "memcached-value-1kib",
+        "memcached-value-100kib",
+        "memcached-value-1000kib",
+        "memcached-cluster-3"
+      )
     )
     assertEquals(byId("compose-3").notInQuickContenders, Set("weftInScope", "oxNoScope"))
-    for id <- Seq("memcached-setget", "memcached-multiget-50") do
-      assertEquals(byId(id).notInQuickContenders, Set("weftInScope", "weftClassic"), id)
+    assertEquals(byId("memcached-setget").notInQuickContenders, Set("weftInScope", "weftClassic"))
+    assertEquals(
+      byId("memcached-multiget-50").notInQuickContenders,
+      Set("weftInScope", "weftClassic", "xmemAsciiUnmerged", "xmemBinaryUnmerged")
+    )
+    for id <- Seq("sequentially-batch-1000", "sequentially-hot-keys") do
+      assertEquals(byId(id).notInQuickContenders, Set("weftRun"), id)
+    for id <- Seq("file-read-4b", "file-write-4b", "file-read-40mb", "file-write-40mb") do
+      assertEquals(byId(id).notInQuickContenders, Set("asyncChannel"), id)
+    assertEquals(byId("sequentially-io").notInQuickContenders, Set("weftRun", "weftThreadSleep"))
+    assertEquals(byId("future-spawn-await").notInQuickContenders, Set("virtualThreadJoin"))
 
   test("quick mode never leaves out a row a target needs"):
     for w <- Workloads.all; c <- w.notInQuickContenders do
