@@ -61,7 +61,7 @@ trait Async:
    */
   private def suspend[T](src: Source[T]): T =
     if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-    val w = JvmAsync.Waiter[T](Fiber.current)
+    val w = JvmAsync.Waiter[T](Fiber.current, this)
     // A ready value is taken by polling, without registering (a race then never builds its
     // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
     if src.poll(w) && w.isDone then return w.value
@@ -167,7 +167,7 @@ object Async:
    */
   def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
     require(cases.nonEmpty, "Async.select needs at least one case")
-    val sel = Selector(cases)
+    val sel = Selector(cases, async)
     async.awaitSelect(sel)
     sel.fire[R]()
 
@@ -228,11 +228,12 @@ private[weft] final class JvmAsync(
     val r = runner
     if r != null && r.runsOnCurrentFiber then r else Runner.onCurrentFiberIn(group)
 
-  /** Whether the scope (or the future) this context belongs to has been cancelled. */
+  /** At a root scope, on its own thread: whether its runner defers the interrupt. */
   override private[weft] def absorbsInterrupt: Boolean = runner match
     case r: CallerRunner => r.runsOnCurrentFiber && r.absorbInterrupt()
     case _               => false
 
+  /** Whether the scope (or the future) this context belongs to has been cancelled. */
   private[weft] def cancellationPending: Boolean =
     val r = runner
     if r == null then group.isCancelled
@@ -248,9 +249,21 @@ private[weft] object JvmAsync:
    * `release`) must learn that the awaiter has left, and keep its value, rather than hand it to
    * nobody. [[giveUp]] decides that race (the rule of ADR 0006); `SemaphoreSuite` and
    * `AwaitAbandonSuite` re-check it.
+   *
+   * A claim (a source completing the waiter, or the awaiter's own poll meeting a ready value) is
+   * declined once the awaiting future has a cancellation pending (not deferred by
+   * `uninterruptible`), except the awaiter's own [[giveUp]]: the future's result is already set,
+   * so a value (a channel's, a permit) taken then would be lost; declined, it stays with its
+   * source for the next taker. `AwaitAbandonSuite`, "a cancelled awaiter declines", re-checks it.
    */
-  final class Waiter[T](fiber: Fiber) extends NumberedLock, Listener[T]:
+  final class Waiter[T](fiber: Fiber, owner: Async) extends NumberedLock, Listener[T]:
     val lock: ListenerLock | Null = this
+    // Set by the awaiter before it gives up: its own claim, to retire the lock, is never declined.
+    private var leaving = false
+
+    override def acquire(): Boolean =
+      if !(leaving && fiber.isCurrent) && owner.cancellationPending then false
+      else super.acquire()
     // Written before the lock is retired, read after it is seen retired (see `isDone`).
     private var completed: Boolean = uninitialized
     private var result: T | Null = uninitialized
@@ -271,4 +284,6 @@ private[weft] object JvmAsync:
      * source): `true` if a source completed it first, so [[value]] must be kept; otherwise no
      * source can complete it any more.
      */
-    def giveUp(): Boolean = !retireUnused()
+    def giveUp(): Boolean =
+      leaving = true
+      !retireUnused()

@@ -53,3 +53,14 @@ class AwaitAbandonSuite extends munit.FunSuite, weft.testing.StressChecks:
             if round % 2 == 0 then Thread.sleep(1) // let the awaiter reach its give-up
             k.complete(round, src)
         assertEquals(got.get(), round, "the value delivered under the lock was lost")
+
+  test("a cancelled awaiter declines: a value offered before it wakes stays with the source"):
+    withinDeadline(20, "await-declines"):
+      val src = Holding()
+      Async.blocking:
+        val f = Future(Async.await(src))
+        src.registered.await()
+        f.cancel() // the awaiter's fiber may not have woken yet: its claim is declined at once
+        val k = src.held.get().nn
+        assert(!k.completeNow(42, src), "a value was handed to a cancelled awaiter")
+        assert(f.result.failed.get.isInstanceOf[java.util.concurrent.CancellationException])

@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success, Try}
 
 /** Futures as seed 002 describes them: runnable and completable, `result`, `value`, `await`. */
-class FutureSuite extends munit.FunSuite:
+class FutureSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("seed example: two runnable futures summed"):
     val sum = Async.blocking:

@@ -106,10 +106,15 @@ class ParSuite extends munit.FunSuite, weft.testing.StressChecks:
     holdsIn(20):
       val arrived = AtomicInteger()
       // An uninterruptible barrier: a latch's await would throw InterruptedException in a task
-      // that the first failure cancels before it has left the latch (seen in CI).
+      // that the first failure cancels before it has left the latch (seen in CI). It spins with
+      // `Fiber.spinPause`, not `Thread.yield` alone: two tasks yielding on the two carriers
+      // starved the third, started from the platform thread entering the scope (a 20 s hang).
       def barrier(): Unit =
         arrived.incrementAndGet(): Unit
-        while arrived.get < 3 do Thread.`yield`()
+        var i = 0
+        while arrived.get < 3 do
+          weft.runtime.Fiber.spinPause(i)
+          i += 1
       Async.blocking:
         val e = intercept[RuntimeException]:
           par(

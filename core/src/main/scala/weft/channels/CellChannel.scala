@@ -146,6 +146,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
               return awaitSender(w, seg, i)
         case InBuffer => if seg.cells.compareAndSet(i, InBuffer, v) then return stored()
         case r: Reader =>
+          if declined(seg, i, r) then return false
           if seg.cells.compareAndSet(i, r, Done) then
             r.wake(v)
             return true
@@ -193,7 +194,7 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           if isClosedAt(r) then
             if seg.cells.compareAndSet(i, st, Broken) then return Closed
           else
-            val rd = Reader(Fiber.current)
+            val rd = Reader(Fiber.current, summon[Async])
             if seg.cells.compareAndSet(i, st, rd) then return awaitReader(rd, seg, i, r)
         case snd: Sender =>
           if snd.acquire() then

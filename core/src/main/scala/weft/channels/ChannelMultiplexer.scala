@@ -44,8 +44,9 @@ import weft.{Async, Promise}
  * (that subscriber then does not get the value), and makes every subscriber that can take it
  * without waiting (room in its buffer, or a reader waiting) receive
  * `Failure(ChannelClosedException)`; it closes neither publishers nor subscribers. A publisher
- * that is closed is removed (its closing is not forwarded); a subscriber that is closed is
- * removed. Cancelling the future that runs [[run]] (for example at the end of its scope) ends it
+ * that is closed is removed: a plain close is not forwarded (the other publishers go on), a
+ * close with an error ([[Channel.error]]) is, as `Failure(ChannelFailedException)` to every
+ * subscriber, so the error is not lost; a subscriber that is closed is removed. Cancelling the future that runs [[run]] (for example at the end of its scope) ends it
  * too, without the closing notices.
  */
 trait ChannelMultiplexer[T] extends java.io.Closeable:
@@ -111,8 +112,12 @@ private final class MultiplexerImpl[T] extends ChannelMultiplexer[T]:
         case Some((_, Success(v))) =>
           val subs = subscribers.get().iterator
           while !closed && subs.hasNext do deliver(subs.next(), Success(v))
-        case Some((c, Failure(_))) => removePublisher(c)
-        case None                  => ()
+        case Some((c, Failure(e))) =>
+          removePublisher(c)
+          if e.isInstanceOf[ChannelFailedException] then
+            val subs = subscribers.get().iterator
+            while !closed && subs.hasNext do deliver(subs.next(), Failure(e))
+        case None => ()
     subscribers.get().foreach: s =>
       try s.trySend(Failure(ChannelClosedException()))
       catch case _: ChannelClosedException => ()

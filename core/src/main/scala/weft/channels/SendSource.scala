@@ -130,6 +130,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
         case st @ (null | InBuffer) =>
           if seg.cells.compareAndSet(i, st, v) then return !notify || ch.stored()
         case r: Reader =>
+          if declined(seg, i, r) then return false
           if seg.cells.compareAndSet(i, r, Done) then
             r.wake(v)
             return true
@@ -171,7 +172,7 @@ private[channels] final class SendSource[T](ch: CellChannel[T], v: AnyRef)
                 return
           case r: Reader =>
             if !w.acquire() then return breakCell(seg, i)
-            if seg.cells.compareAndSet(i, r, Done) then
+            if !declined(seg, i, r) && seg.cells.compareAndSet(i, r, Done) then
               r.wake(w.value)
               w.finish(Done)
               return

@@ -46,8 +46,13 @@ private[channels] object Cells:
   /** A new segment with id `id`. */
   inline def Segment(id: Long): Segment = weft.CellSegment(id)
 
-  /** A blocking reader parked in a cell; `outcome` is set once: a value, `Closed` or `Broken`. */
-  final class Reader(val fiber: Fiber):
+  /**
+   * A blocking reader parked in a cell; `outcome` is set once: a value, `Closed` or `Broken`.
+   * @param owner
+   *   the reading context: a sender hands nothing to a reader whose future has a cancellation
+   *   pending (see [[declined]])
+   */
+  final class Reader(val fiber: Fiber, val owner: weft.Async):
     // `uninitialized`, not `= null`: an initializer is a volatile store, a full fence in the
     // constructor (see "No volatile store in a constructor" in weft.CoreFuture).
     @volatile var outcome: AnyRef | Null = uninitialized
@@ -56,6 +61,20 @@ private[channels] object Cells:
     def wake(v: AnyRef): Unit =
       outcome = v
       fiber.unpark()
+
+  /**
+   * Whether a sender meeting reader `r` in cell `i` must not hand it a value: `r`'s future has a
+   * cancellation pending (not deferred by `uninterruptible`), so its result is already set and a
+   * value it took before waking would be lost with it. The cell is then broken and `r` woken to
+   * raise the cancellation, and the sender claims another cell: the value goes to the next
+   * reader (ADR 0006; `ChannelSelectSuite`, "a value sent right after a blocked read's future is
+   * cancelled goes to the next reader").
+   */
+  def declined(seg: Segment, i: Int, r: Reader): Boolean =
+    if r.owner.cancellationPending then
+      if seg.cells.compareAndSet(i, r, Broken) then r.wake(Broken)
+      true
+    else false
 
   /**
    * A waiting sender in a cell: a blocking `send` (`fiber` set) or a send source's listener.

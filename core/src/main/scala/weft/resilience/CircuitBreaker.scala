@@ -58,15 +58,7 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
    */
   def run[T](op: => T): T =
     val start = clock.nanoTime()
-    val admitted = admit()
-    val result =
-      try op
-      catch
-        case e: Throwable =>
-          record(admitted, start, outcomeOf(e))
-          throw e
-    record(admitted, start, CircuitBreaker.Success)
-    result
+    recorded(admit(), start, op)(_ => CircuitBreaker.Success)
 
   /**
    * Runs `op` as [[run]] does, counting a `Left` as a failure. A rejected call returns
@@ -78,17 +70,21 @@ final class CircuitBreaker private[weft] (val config: CircuitBreakerConfig, cloc
     val admitted =
       try admit()
       catch case e: CircuitBreakerOpenException => return Left(e)
+    recorded(admitted, start, op)(r =>
+      if r.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success
+    )
+
+  /** Runs an admitted `op` and records its outcome: `outcome` of its value, or its exception's. */
+  private inline def recorded[R](admitted: Long, start: Long, inline op: R)(
+      inline outcome: R => Int
+  ): R =
     val result =
       try op
       catch
         case e: Throwable =>
           record(admitted, start, outcomeOf(e))
           throw e
-    record(
-      admitted,
-      start,
-      if result.isLeft then CircuitBreaker.Failure else CircuitBreaker.Success
-    )
+    record(admitted, start, outcome(result))
     result
 
   /** The state now (half-open once `waitInOpen` has passed since it opened). */

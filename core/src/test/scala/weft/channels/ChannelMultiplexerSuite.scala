@@ -118,3 +118,24 @@ class ChannelMultiplexerSuite extends munit.FunSuite:
       assertEquals(a.tryRead(), None)
       mux.close()
       runner.await
+
+  test("a publisher closed with an error: subscribers get the error; the others go on"):
+    Async.blocking:
+      val mux = ChannelMultiplexer[Int]()
+      val failing = BufferedChannel[Int](1)
+      val closing = BufferedChannel[Int](1)
+      val healthy = BufferedChannel[Int](1)
+      val sub = UnboundedChannel[Try[Int]]()
+      mux.addPublisher(failing); mux.addPublisher(closing); mux.addPublisher(healthy)
+      mux.addSubscriber(sub)
+      val runner = Future(mux.run())
+      val boom = IllegalStateException("boom")
+      failing.error(boom)
+      sub.read() match
+        case Success(Failure(e: ChannelFailedException)) => assertEquals(e.getCause, boom)
+        case other                                       => fail(s"got $other")
+      closing.close() // a plain close is not forwarded
+      healthy.send(7)
+      assertEquals(sub.read(), Success(Success(7)))
+      mux.close()
+      runner.await
