@@ -28,15 +28,22 @@ class WeftAppSuite extends munit.FunSuite:
   def lines(marker: Path): Seq[String] =
     if Files.exists(marker) then Files.readAllLines(marker).asScala.toSeq.sorted else Nil
 
-  /** Sends `name` to a waiting app: the scope's finally blocks run, the JVM exits with `code`. */
-  def signalCancelsTheScope(name: String, code: Int): Unit =
+  /**
+   * Starts `app` with a fresh marker file, sends it signal `name` once it is ready, checks that
+   * the JVM exits with `code`, and returns the lines the app noted.
+   */
+  def signalled(app: String, name: String, code: Int): Seq[String] =
     val marker = Files.createTempFile("weft-app", ".txt")
     Files.delete(marker)
-    val p = start("WaitingApp", marker.toString)
+    val p = start(app, marker.toString)
     awaitReady(p)
     signal(p, name)
     assertEquals(exitCode(p), code)
-    assertEquals(lines(marker), Seq("body cleanup", "child cleanup"))
+    lines(marker)
+
+  /** Sends `name` to a waiting app: the scope's finally blocks run, the JVM exits with `code`. */
+  def signalCancelsTheScope(name: String, code: Int): Unit =
+    assertEquals(signalled("WaitingApp", name, code), Seq("body cleanup", "child cleanup"))
 
   test("SIGTERM cancels the scope: the body's and the child's finally blocks run; exit 143"):
     signalCancelsTheScope("TERM", 143)
@@ -56,19 +63,7 @@ class WeftAppSuite extends munit.FunSuite:
     assert(err.contains("the app failed on purpose"), err)
 
   test("cleanup that outlasts the grace period is cut short: the JVM still exits"):
-    val marker = Files.createTempFile("weft-app", ".txt")
-    Files.delete(marker)
-    val p = start("SlowCleanupApp", marker.toString)
-    awaitReady(p)
-    signal(p, "TERM")
-    assertEquals(exitCode(p), 143)
-    assertEquals(lines(marker), Seq("cleanup started"))
+    assertEquals(signalled("SlowCleanupApp", "TERM", 143), Seq("cleanup started"))
 
   test("a signal during an uninterruptible JDK call in run is deferred to the block's end"):
-    val marker = Files.createTempFile("weft-app", ".txt")
-    Files.delete(marker)
-    val p = start("BlockingCleanupApp", marker.toString)
-    awaitReady(p)
-    signal(p, "TERM")
-    assertEquals(exitCode(p), 143)
-    assertEquals(lines(marker), Seq("block finished"))
+    assertEquals(signalled("BlockingCleanupApp", "TERM", 143), Seq("block finished"))

@@ -125,27 +125,27 @@ class ChannelSelectSuite extends munit.FunSuite:
       val s: Try[Unit] = Async.select(ch.sendSource(1) ~~> identity)
       assert(s.failed.get.isInstanceOf[ChannelClosedException])
 
-  test("a value sent right after a select's future is cancelled goes to the next reader"):
+  /**
+   * 300 rounds: `waiter` starts a future blocked on reading a fresh channel (half the rounds
+   * parked, half still on its way), which is cancelled; a value sent right after must reach the
+   * next reader, not the cancelled future.
+   */
+  def sentAfterCancelReachesNextReader(waiter: SyncChannel[Int] => Async ?=> Future[?]): Unit =
     Async.blocking:
       for round <- 1 to 300 do
         val ch = SyncChannel[Int]()
-        val never = Promise[Int]().future
-        val f = Future(Async.select(ch.canRead ~~> (_.get), never ~~> (_ => -1)))
-        if round % 2 == 0 then Thread.sleep(1) // half the rounds with the select parked
+        val f = waiter(ch)
+        if round % 2 == 0 then Thread.sleep(1)
         f.cancel()
         val s = Future(ch.send(round))
         val got = withTimeoutOption(5_000)(ch.read())
-        assertEquals(got, Some(Success(round)), s"round $round: the cancelled select took it")
+        assertEquals(got, Some(Success(round)), s"round $round: the cancelled future took it")
         s.await
 
+  test("a value sent right after a select's future is cancelled goes to the next reader"):
+    sentAfterCancelReachesNextReader: ch =>
+      val never = Promise[Int]().future
+      Future(Async.select(ch.canRead ~~> (_.get), never ~~> (_ => -1)))
+
   test("a value sent right after a blocked read's future is cancelled goes to the next reader"):
-    Async.blocking:
-      for round <- 1 to 300 do
-        val ch = SyncChannel[Int]()
-        val f = Future(ch.read())
-        if round % 2 == 0 then Thread.sleep(1) // half the rounds with the read parked
-        f.cancel()
-        val s = Future(ch.send(round))
-        val got = withTimeoutOption(5_000)(ch.read())
-        assertEquals(got, Some(Success(round)), s"round $round: the cancelled read took it")
-        s.await
+    sentAfterCancelReachesNextReader(ch => Future(ch.read()))

@@ -3,6 +3,16 @@ package weft.shootout
 /** What quick mode leaves out, what `--full`, `--smoke` and `--only` keep, and the report's lines. */
 class QuickModeSuite extends munit.FunSuite:
 
+  /** The workloads the registry leaves out of quick mode as a whole. */
+  private val leftWhole = Seq(
+    "timeout-fast",
+    "memcached-value-10b",
+    "memcached-value-1kib",
+    "memcached-value-100kib",
+    "memcached-value-1000kib",
+    "memcached-cluster-3"
+  )
+
   /** A workload of benchmarks `weft.bench.X.*` that quick mode leaves out entirely. */
   private val fullOnly = Workload(
     "x-full-only",
@@ -82,14 +92,7 @@ class QuickModeSuite extends munit.FunSuite:
     val all = Options.parse(Seq("--config", "f")).toOption.get
     assertEquals(
       all.plan(_ => Nil, _ => "").leftOut.filter(_.whole).map(_.workload.id),
-      Seq(
-        "timeout-fast",
-        "memcached-value-10b",
-        "memcached-value-1kib",
-        "memcached-value-100kib",
-        "memcached-value-1000kib",
-        "memcached-cluster-3"
-      )
+      leftWhole
     )
     val o = Options.parse(Seq("--config", "f", "--only", "memcached-value-1000kib")).toOption.get
     assertEquals(o.mode, RunMode.Quick)
@@ -154,14 +157,7 @@ class QuickModeSuite extends munit.FunSuite:
     val byId = Workloads.all.map(w => w.id -> w).toMap
     assertEquals(
       Workloads.all.filter(_.notInQuick).map(_.id),
-      Seq(
-        "timeout-fast",
-        "memcached-value-10b",
-        "memcached-value-1kib",
-        "memcached-value-100kib",
-        "memcached-value-1000kib",
-        "memcached-cluster-3"
-      )
+      leftWhole
     )
     assertEquals(byId("compose-3").notInQuickContenders, Set("weftInScope", "oxNoScope"))
     assertEquals(byId("memcached-setget").notInQuickContenders, Set("weftInScope", "weftClassic"))
