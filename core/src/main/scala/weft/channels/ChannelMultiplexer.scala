@@ -46,8 +46,9 @@ import weft.{Async, Promise}
  * `Failure(ChannelClosedException)`; it closes neither publishers nor subscribers. A publisher
  * that is closed is removed: a plain close is not forwarded (the other publishers go on), a
  * close with an error ([[Channel.error]]) is, as `Failure(ChannelFailedException)` to every
- * subscriber, so the error is not lost; a subscriber that is closed is removed. Cancelling the future that runs [[run]] (for example at the end of its scope) ends it
- * too, without the closing notices.
+ * subscriber, so the error is not lost; a subscriber that is closed is removed. Cancelling the
+ * future that runs [[run]] (for example at the end of its scope) ends it too, without the
+ * closing notices.
  */
 trait ChannelMultiplexer[T] extends java.io.Closeable:
 
