@@ -250,31 +250,21 @@ private[weft] object JvmAsync:
    * nobody. [[giveUp]] decides that race (the rule of ADR 0006); `SemaphoreSuite` and
    * `AwaitAbandonSuite` re-check it.
    *
-   * A claim (a source completing the waiter, or the awaiter's own poll meeting a ready value) is
-   * declined once the awaiting future has a cancellation pending (not deferred by
-   * `uninterruptible`), except the awaiter's own [[giveUp]]: the future's result is already set,
-   * so a value (a channel's, a permit) taken then would be lost; declined, it stays with its
-   * source for the next taker. `AwaitAbandonSuite`, "a cancelled awaiter declines", re-checks it.
+   * A claim is declined once the awaiting future has a cancellation pending, except the
+   * awaiter's own [[giveUp]]: the rule of an [[OwnedLock]].
    */
-  final class Waiter[T](fiber: Fiber, owner: Async) extends NumberedLock, Listener[T]:
+  final class Waiter[T](fiber: Fiber, owner: Async) extends OwnedLock(owner), Listener[T]:
     val lock: ListenerLock | Null = this
-    // Set by the awaiter before it gives up: its own claim, to retire the lock, is never declined.
-    private var leaving = false
-
-    override def acquire(): Boolean =
-      if !(leaving && fiber.isCurrent) && owner.cancellationPending then false
-      else super.acquire()
-    // Written before the lock is retired, read after it is seen retired (see `isDone`).
-    private var completed: Boolean = uninitialized
+    // Written before the lock is retired as taken, read after it is seen so (see `isDone`). The
+    // lock's state tells a completion from a give-up, so the waiter needs no flag of its own.
     private var result: T | Null = uninitialized
     def complete(data: T, source: Source[T]): Unit =
       result = data
-      completed = true
-      retire()
+      retireTaken()
       fiber.unparkOther()
 
     /** Whether a source has completed the waiter. */
-    def isDone: Boolean = isRetired && completed
+    def isDone: Boolean = isTaken
 
     /** The value; only valid when [[isDone]]. */
     def value: T = result.asInstanceOf[T]
@@ -284,6 +274,4 @@ private[weft] object JvmAsync:
      * source): `true` if a source completed it first, so [[value]] must be kept; otherwise no
      * source can complete it any more.
      */
-    def giveUp(): Boolean =
-      leaving = true
-      !retireUnused()
+    def giveUp(): Boolean = !retireUnused()

@@ -206,7 +206,14 @@ class CompletionGroup extends Cancellable:
    */
   private[weft] def waitCompletion(): Unit =
     var interrupted = false
-    awaitEmpty { interrupted = true }
+    // Park until no member is live, on a node of the waiters' stack (re-pushed after a wake-up
+    // that found a new member).
+    while live(counts) != 0 do
+      val w = Waiting(Fiber.current, waiters)
+      if WAITERS.compareAndSet(this, w.next, w) then
+        while live(counts) != 0 && !w.woken do
+          Fiber.park(this)
+          if Fiber.interrupted() then interrupted = true
     forEachEntry { e =>
       val f = e.exitingFiber
       if f != null && !e.isLive then f.nn.joinUninterruptibly()
@@ -234,18 +241,6 @@ class CompletionGroup extends Cancellable:
       val e = f.future.unobservedFailure
       if e != null then UnobservedFailures.report(e)
       f = f.next
-
-  /**
-   * Parks until no member is live, on a node of the waiters' stack (re-pushed after a wake-up
-   * that found a new member); `onInterrupt` runs for each interrupt seen meanwhile.
-   */
-  private inline def awaitEmpty(inline onInterrupt: Unit): Unit =
-    while live(counts) != 0 do
-      val w = Waiting(Fiber.current, waiters)
-      if WAITERS.compareAndSet(this, w.next, w) then
-        while live(counts) != 0 && !w.woken do
-          Fiber.park(this)
-          if Fiber.interrupted() then onInterrupt
 
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:

@@ -142,7 +142,9 @@ private[weft] object ListenerLock:
  * A spin lock with a terminal "completed" state: the lock of one racing listener.
  *
  * State machine: `FREE -> HELD` (acquire), `HELD -> FREE` (release), `HELD -> DONE` (retire, on
- * completion). Acquire spins while `HELD` (holders never block) and fails at `DONE`.
+ * completion or give-up) or `HELD -> TAKEN` (retire, saying a value was taken: see
+ * [[retireTaken]]). Acquire spins while `HELD` (holders never block) and fails at `DONE` and
+ * `TAKEN`.
  */
 class NumberedLock extends ListenerLock:
   import NumberedLock.*
@@ -164,11 +166,14 @@ class NumberedLock extends ListenerLock:
       NUMBER.compareAndSet(this, 0L, ListenerLock.nextNumber())
       assigned
 
-  def acquire(): Boolean =
+  def acquire(): Boolean = hold()
+
+  /** The spin of [[acquire]], without a subclass's conditions: held (`true`) or done (`false`). */
+  private final def hold(): Boolean =
     var spins = 0
     while true do
       val s = state
-      if s == DONE then return false
+      if s >= DONE then return false
       if s == FREE && STATE.compareAndSet(this, FREE, HELD) then return true
       Fiber.spinPause(spins)
       spins += 1
@@ -183,22 +188,32 @@ class NumberedLock extends ListenerLock:
   protected[weft] def retire(): Unit = state = DONE
 
   /**
+   * [[retire]], recording in the same write that a value was taken: for an owner that must tell
+   * a completion from a give-up ([[isTaken]]) without a field of its own.
+   */
+  protected[weft] final def retireTaken(): Unit = state = TAKEN
+
+  /**
    * Makes the listener owning this lock uncompletable, for a waiter that gives up (it was
    * cancelled or timed out) after dropping its listener from the sources: `true` if this call
    * retired the lock, so no source can complete the listener any more; `false` if a source had
    * already completed it, whose value the caller must then keep or hand back. Spins only while a
    * source holds the lock for its few completing steps. This is the one place that decides the
    * rule "a dropped listener is either completed already or never will be" (ADR 0006); every
-   * waiter that owns a lock gives up through it.
+   * waiter that owns a lock gives up through it. It bypasses an overridden [[acquire]]: the
+   * owner's own give-up is never declined (see [[OwnedLock]]).
    */
   protected[weft] final def retireUnused(): Boolean =
-    if acquire() then
+    if hold() then
       retire()
       true
     else false
 
   /** Whether the listener owning this lock has been completed. */
-  protected[weft] def isRetired: Boolean = state == DONE
+  protected[weft] def isRetired: Boolean = state >= DONE
+
+  /** Whether the lock was retired by [[retireTaken]]. */
+  protected[weft] final def isTaken: Boolean = state == TAKEN
 
 private object NumberedLock:
 
@@ -206,6 +221,7 @@ private object NumberedLock:
   inline val FREE = 0
   inline val HELD = 1
   inline val DONE = 2
+  inline val TAKEN = 3
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[NumberedLock], MethodHandles.lookup())
       .findVarHandle(classOf[NumberedLock], "state", classOf[Int])

@@ -30,8 +30,8 @@ import weft.runtime.{Fiber, Scheduler}
  * An interrupted caller [[abandon]]s the select: it acquires the lock and retires it unused, so
  * that no source can complete a case after the caller left, or finds the select already won.
  * Between a cancellation of the caller's future and the caller waking to abandon, a source's
- * claim is declined ([[acquire]]): the future's result is already set, so a value taken then
- * would be lost.
+ * claim is declined (an [[OwnedLock]]): the future's result is already set, so a value taken
+ * then would be lost.
  *
  * ==Cases parked in rendezvous cells==
  * A case reading a rendezvous channel registers by claiming a cell of the channel, where the
@@ -50,7 +50,7 @@ import weft.runtime.{Fiber, Scheduler}
  * another case drops it like any registered listener, which cancels the task.
  */
 private[weft] final class Selector(cases: Seq[SelectCase[?, ?]], owner: Async | Null = null)
-    extends NumberedLock:
+    extends OwnedLock(owner):
   import Selector.*
 
   private val fiber: Fiber = Fiber.current
@@ -70,22 +70,6 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]], owner: Async | 
 
   /** Whether a case has fired. */
   def isDone: Boolean = winner >= 0
-
-  // Set by the caller before it abandons: its own claim, to retire the lock, is never declined.
-  private var leaving = false
-
-  /**
-   * A claim on the select: a source completing a case, or the caller's own poll or registration
-   * meeting a ready value. Declined once the caller's future has a cancellation pending (not
-   * deferred by `uninterruptible`), except for the caller's [[abandon]]: the future's result is
-   * already the cancellation, so a value that completed a case now would reach no one; declined,
-   * it stays with its source for the next taker (ADR 0006). `ChannelSelectSuite`, "a value sent
-   * right after a select's future is cancelled goes to the next reader", re-checks it.
-   */
-  override def acquire(): Boolean =
-    val o = owner
-    if o != null && !(leaving && fiber.isCurrent) && o.cancellationPending then false
-    else super.acquire()
 
   /** Polls every case in order; `true` if one fired. */
   def pollAll(): Boolean =
@@ -176,7 +160,6 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]], owner: Async | 
    * case fired, none will), `false` if a case fired first. Drops every registered listener.
    */
   def abandon(): Boolean =
-    leaving = true
     val gone = retireUnused()
     dropRegistered()
     dropCells(except = -1)

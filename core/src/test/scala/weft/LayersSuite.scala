@@ -32,6 +32,7 @@ class LayersSuite extends munit.FunSuite:
       "Runner",
       "CallerRunner",
       "Selector",
+      "OwnedLock",
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
