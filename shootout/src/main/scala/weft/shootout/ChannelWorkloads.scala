@@ -16,7 +16,8 @@ object ChannelWorkloads:
       cls: String,
       title: String,
       published: Seq[Published] = Nil,
-      oneToOne: Boolean = true
+      oneToOne: Boolean = true,
+      quick: Params = Params.quick
   ) =
     Workload(
       id = id,
@@ -25,6 +26,7 @@ object ChannelWorkloads:
       runner = Runner.Jmh(
         Seq(jmh(s"^weft\\.bench\\.channels\\.$cls\\.")),
         Mode.Throughput,
+        quick = quick,
         full = seed002Full
       ),
       unit = "ops/s",
@@ -50,7 +52,9 @@ object ChannelWorkloads:
       "channel-buffered-16",
       "ChannelBuffered16Bench",
       "one sender, one receiver over a buffered channel of 16",
-      Seq(Published("BufferedChannel(1) (Linux), buffer 1 not 16", 1, 308286, "ops/s", None))
+      Seq(Published("BufferedChannel(1) (Linux), buffer 1 not 16", 1, 308286, "ops/s", None)),
+      // Bimodal across JVMs, for jox as for weft: see `Params.quickManyForks`.
+      quick = Params.quickManyForks
     ),
     channel(
       "channel-buffered-100",

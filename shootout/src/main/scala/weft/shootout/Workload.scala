@@ -53,6 +53,16 @@ object Params:
    */
   val quick: Params = Params(3, "300ms", 4, "400ms", 2)
 
+  /**
+   * Quick mode for a workload whose score is bimodal across JVMs (a JVM settles in a fast or a
+   * slow mode and keeps it for all its iterations): four forks of three measured iterations, so
+   * that one slow JVM widens the interval instead of deciding the verdict alone. Used where a
+   * verdict flipped across three quick runs of two forks: channel-buffered-16 (a JVM of jox or
+   * of weft may settle at a third of its usual rate) and tcp-echo-concurrent. The other channel
+   * workloads share channel-buffered-16's set-up but held; docs/perf/shootout.md has the runs.
+   */
+  val quickManyForks: Params = Params(3, "300ms", 3, "400ms", 4)
+
   /** Parses a JMH time value (`10s`, `100ms`, `500us`, `1m`) into seconds. */
   def toSeconds(time: String): Double =
     val t = time.trim

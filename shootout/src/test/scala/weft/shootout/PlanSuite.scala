@@ -96,6 +96,14 @@ class PlanSuite extends munit.FunSuite:
     p.advance(10)
     assertEqualsDouble(p.left, 180.0, 1e-9)
 
+  test("the workloads whose verdicts flipped between quick runs measure four JVMs each"):
+    val byId = Workloads.all.map(w => w.id -> w).toMap
+    for id <- Seq("channel-buffered-16", "tcp-echo-concurrent") do
+      byId(id).runner match
+        case j: Runner.Jmh => assertEquals(j.quick.forks, 4, id)
+        case other         => fail(s"$id is not a JMH workload: $other")
+    assertEquals(Params.quickManyForks.forks, 4)
+
   test("the prediction: host start, then per benchmark its iterations and per fork the overheads"):
     val quick = Params.quick
     assertEqualsDouble(quick.seconds, 5.0, 1e-9) // 2 forks x (3 x 0.3 s + 4 x 0.4 s)
