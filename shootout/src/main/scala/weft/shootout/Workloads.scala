@@ -51,7 +51,9 @@ object Workloads:
     notes = "The seed's Future was 3.4x the cost of a bare virtual thread on Linux. The floor, " +
       "virtualThread, hands the value back through a volatile field and a park, waiting for the " +
       "result only, as weft's await does; virtualThreadJoin waits with Thread.join (termination " +
-      "too), the floor before issue 28."
+      "too), the floor before issue 28. A weft future is a virtual thread and cannot beat that " +
+      "floor; a ZIO fork is a fiber queued on the running worker, not a thread, so the 0.9x-ZIO " +
+      "target is met only where virtualThread's row is itself above 0.9x zio's."
   )
 
   /** `race-3`: race three sources of which one completes. */
