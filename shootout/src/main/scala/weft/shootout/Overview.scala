@@ -59,7 +59,7 @@ object Overview:
       "shown and each workload's notes say which is the like-for-like comparison; targets are " +
       "checked against the like-for-like row.",
     "- **Why a quick run is noisy.** Quick mode measures a few short iterations in two JVMs per " +
-      "benchmark, on whatever else the machine is doing. JIT state, GC phases and other processes " +
+      "benchmark (four where one JVM's mode was seen to decide a verdict), on whatever else the machine is doing. JIT state, GC phases and other processes " +
       "move single iterations by 10% or more, and spinning contenders collapse when the cores " +
       "are busy. The intervals show this noise; they do not show a bias that lasts a whole run " +
       "(a busy machine), which only a rerun exposes."
