@@ -58,7 +58,11 @@ object MemoryWorkloads:
       "moves between JVMs with the JIT's state (a virtual thread's stack chunk holds its " +
       "frames), hardly within one. The heap is sized for a million operations of ~1 KB: in " +
       "1 GiB, weft's future ran out of memory in one JVM and fit in another. A contender " +
-      "that fails in any JVM is FAILED."
+      "that fails in any JVM is FAILED. What a pending weft future holds beyond a bare " +
+      "virtual thread (class histograms at the end of the report): the future itself (48 " +
+      "bytes) and its await's waiter (40) with its node on the promise's list of awaiters " +
+      "(24), where the virtual thread's latch queues one 32-byte node; the rest, and most of " +
+      "the spread between JVMs, is the stack chunk."
   )
 
   /** The memory workloads, in report order. */
