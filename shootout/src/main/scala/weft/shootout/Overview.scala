@@ -49,8 +49,8 @@ object Overview:
       "their scores, bounded by pairing the worst end of one interval with the best end of the " +
       "other. **MET**: the whole ratio interval is on the good side of the limit. **MISSED**: " +
       "the whole interval is on the bad side. **INCONCLUSIVE**: the interval straddles the limit, " +
-      "so this run cannot tell; it is neither a pass nor a failure, and more iterations or a " +
-      "quieter machine are needed. `shootout --repeat N` reruns the suite and counts the verdicts.",
+      "or a score has no interval (one sample), so this run cannot tell; it is neither a pass " +
+      "nor a failure, and more iterations or a quieter machine are needed. `shootout --repeat N` reruns the suite and counts the verdicts.",
     "- **Speedup.** The overview gives weft's speedup: the work per second weft does over the " +
       "reference's (for ns/op and bytes/op, the reference's cost over weft's). Above 1 weft is " +
       "ahead.",

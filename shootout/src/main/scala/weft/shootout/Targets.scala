@@ -8,7 +8,7 @@ enum Outcome(val label: String):
   /** The whole interval is on the bad side of the limit: the report says so. */
   case Missed extends Outcome("MISSED")
 
-  /** The interval straddles the limit: this run cannot tell. */
+  /** The interval straddles the limit, or a score has no interval: this run cannot tell. */
   case Inconclusive extends Outcome("INCONCLUSIVE")
 
   /** A contender failed or is absent. */
@@ -30,9 +30,15 @@ final case class Speedup(point: Double, low: Double, high: Double, pointOnly: Bo
  * for (`limit`: 0.5 for "weft costs at most 2x", 1.5 for "1.5x the work of every peer").
  */
 final case class Comparison(reference: String, speedup: Speedup, limit: Double):
-  /** The outcome: MET when even the low end reaches the limit, MISSED when even the high end does not. */
+  /**
+   * The outcome: MET when even the low end reaches the limit, MISSED when even the high end does
+   * not. Without an interval (one sample) nothing is decided: a single open-loop p99 moved from
+   * MET to MISSED between quick runs (`VerdictSuite`, "a score without an interval decides
+   * nothing").
+   */
   def outcome: Outcome =
-    if speedup.low >= limit then Outcome.Met
+    if speedup.pointOnly then Outcome.Inconclusive
+    else if speedup.low >= limit then Outcome.Met
     else if speedup.high < limit then Outcome.Missed
     else Outcome.Inconclusive
 

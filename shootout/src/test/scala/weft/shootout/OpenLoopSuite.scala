@@ -7,8 +7,13 @@ class OpenLoopSuite extends munit.FunSuite:
 
   private val w = MemcachedWorkloads.openLoops.find(_.id == "memcached-openloop-p99").get
 
-  private def row(c: String, us: Double) =
+  /** A row as the harness gives it: a score without an interval (one run). */
+  private def point(c: String, us: Double) =
     Row(w.id, c, 1, Some(us), None, w.unit, false, scala.collection.immutable.ListMap.empty)
+
+  /** A row with an interval of zero width at its score: the target's rule on the points. */
+  private def row(c: String, us: Double) =
+    point(c, us).copy(interval = Some(Interval(us, us, Interval.Level)))
 
   test("the p99 target is met when weft's latency is at most 0.8x every peer's"):
     val v = Targets.verdict(
@@ -27,6 +32,12 @@ class OpenLoopSuite extends munit.FunSuite:
   test("the p99 target is missed when a peer's latency is below weft's / 0.8"):
     val v = Targets.verdict(w.targets.head, w, Seq(row("weft", 90), row("spyAscii", 100)))
     assertEquals(v.outcome, Outcome.Missed)
+
+  test("the harness's one sample per run decides nothing: INCONCLUSIVE however far apart"):
+    for (weft, peer) <- Seq((70.0, 100.0), (300.0, 100.0)) do
+      val v = Targets.verdict(w.targets.head, w, Seq(point("weft", weft), point("spyAscii", peer)))
+      assertEquals(v.outcome, Outcome.Inconclusive, (weft, peer))
+      assert(v.detail.contains("no interval"), v.detail)
 
   test("the harness's open-loop parses into one row per contender and metric"):
     val text =
