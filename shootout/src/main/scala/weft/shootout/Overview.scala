@@ -50,7 +50,8 @@ object Overview:
       "other. **MET**: the whole ratio interval is on the good side of the limit. **MISSED**: " +
       "the whole interval is on the bad side. **INCONCLUSIVE**: the interval straddles the limit, " +
       "or a score has no interval (one sample), so this run cannot tell; it is neither a pass " +
-      "nor a failure, and more iterations or a quieter machine are needed. `shootout --repeat N` reruns the suite and counts the verdicts.",
+      "nor a failure, and more iterations or a quieter machine are needed. " +
+      "`shootout --repeat N` reruns the suite and counts the verdicts.",
     "- **Speedup.** The overview gives weft's speedup: the work per second weft does over the " +
       "reference's (for ns/op and bytes/op, the reference's cost over weft's). Above 1 weft is " +
       "ahead.",
@@ -59,7 +60,8 @@ object Overview:
       "shown and each workload's notes say which is the like-for-like comparison; targets are " +
       "checked against the like-for-like row.",
     "- **Why a quick run is noisy.** Quick mode measures a few short iterations in two JVMs per " +
-      "benchmark (four where one JVM's mode was seen to decide a verdict), on whatever else the machine is doing. JIT state, GC phases and other processes " +
+      "benchmark (four where one JVM's mode was seen to decide a verdict), on whatever else " +
+      "the machine is doing. JIT state, GC phases and other processes " +
       "move single iterations by 10% or more, and spinning contenders collapse when the cores " +
       "are busy. The intervals show this noise; they do not show a bias that lasts a whole run " +
       "(a busy machine), which only a rerun exposes."
