@@ -12,8 +12,7 @@ class OpenLoopSuite extends munit.FunSuite:
     Row(w.id, c, 1, Some(us), None, w.unit, false, scala.collection.immutable.ListMap.empty)
 
   /** A row with an interval of zero width at its score: the target's rule on the points. */
-  private def row(c: String, us: Double) =
-    point(c, us).copy(interval = Some(Interval(us, us, Interval.Level)))
+  private def row(c: String, us: Double) = Fixtures.intervalRow(w, c, us, us)
 
   test("the p99 target is met when weft's latency is at most 0.8x every peer's"):
     val v = Targets.verdict(
