@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.annotation.implicitNotFound
 import scala.compiletime.uninitialized
 import scala.util.Try
-import weft.runtime.{AsyncSupport, Fiber}
+import weft.runtime.{AsyncSupport, Fiber, PlatformSpin}
 
 /**
  * The capability to suspend: code that awaits takes a `(using Async)`.
@@ -66,10 +66,26 @@ trait Async:
     // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
     if src.poll(w) && w.isDone then return w.value
     src.onComplete(w)
+    if PlatformSpin.onPlatformThread then awaitOnPlatform(src, w) else parkUntilDone(src, w)
+    w.value
+
+  /** Parks until `w` is completed; an interrupt gives up the await unless absorbed. */
+  private inline def parkUntilDone[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
     while !w.isDone do
       Fiber.park(w)
       if Fiber.interrupted() && !absorbsInterrupt then interrupted(src, w)
-    w.value
+
+  /**
+   * A platform thread's wait: a short spin first while few platform threads wait (see
+   * [[runtime.PlatformSpin]]; `RootSpawnAwait` in bench measures it), then the park.
+   */
+  private def awaitOnPlatform[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+    if !w.isDone then
+      val spin = PlatformSpin.enter()
+      try
+        if spin then PlatformSpin.spinUntil(w.isDone)
+        parkUntilDone(src, w)
+      finally PlatformSpin.leave()
 
   /**
    * Waits until a case of `sel` fires (see [[Selector]]): polls, registers, parks. An interrupt
