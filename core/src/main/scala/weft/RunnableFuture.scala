@@ -13,8 +13,9 @@ import weft.runtime.{AsyncSupport, Fiber}
  * `start` links the future to the current scope's group and starts its fiber. The fiber runs
  * `body` with the future itself as its [[Async]] context, whose group (the children's) is made
  * on the first child only; when `body` ends the children are cancelled and joined, then the
- * future completes with `body`'s result (ignored if it was cancelled meanwhile), and finally it
- * leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
+ * future completes with `body`'s result (if a cancel completed it meanwhile, a failure of the
+ * body's own goes to the parent group's `failedAfterCancel` instead of vanishing), and finally
+ * it leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
  * no context and, for a future without children, no group (the memory-pending workloads and
  * `future-spawn-await` re-check it).
  *
