@@ -206,6 +206,8 @@ extension [T](src: Source[Try[T]])
  * Runs `body` so that a cancellation of the enclosing future arriving meanwhile is deferred: it
  * neither interrupts `body` nor makes its awaits throw. When `body` ends, a deferred
  * cancellation is raised as a `CancellationException`. Outside a future it simply runs `body`.
+ * If `body` itself throws while a cancellation is deferred, its own exception is thrown (never
+ * replaced by the cancellation) and the cancellation is raised at the next interruption point.
  *
  * It defers a cancellation that arrives while the future's body runs; it cannot undo one that
  * came first: a future cancelled before its fiber started never runs its body at all, even a

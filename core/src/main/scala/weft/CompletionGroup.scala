@@ -95,7 +95,7 @@ class CompletionGroup extends Cancellable:
   @volatile private var cancelled: Boolean = uninitialized
   @volatile private var waiters: Waiting | Null = uninitialized
   @volatile private var pruning: Int = uninitialized
-  @volatile private var failures: Failed | Null = uninitialized
+  @volatile private var failures: FailureLog | Null = uninitialized
 
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
@@ -222,25 +222,37 @@ class CompletionGroup extends Cancellable:
     if interrupted then Fiber.selfInterrupt()
 
   /**
-   * Keeps a member future that failed before anyone observed its failure, to be checked at the
-   * join (only failures allocate here). Called by the future before it leaves.
+   * Holds a member future that failed before anyone observed its failure, for the check at the
+   * join; a failure observed later is dropped, and the unobserved ones held are bounded (see
+   * [[FailureLog]]). Only failures allocate here. Called by the future before it leaves.
    */
   private[weft] def failedUnobserved(f: GroupEntry): Unit =
-    var done = false
-    while !done do
-      val head = failures
-      done = FAILURES.compareAndSet(this, head, Failed(f, head))
+    var log = failures
+    if log == null then
+      val fresh = FailureLog(HeldFailureLimit, HeldFailureSlack)
+      log = if FAILURES.compareAndSet(this, null, fresh) then fresh else failures
+    log.nn.add(f)
+
+  /**
+   * A member future's own failure that ended after a `cancel()` had already completed the future
+   * (so nobody can observe it there): reported at once, never dropped (`LateFailureSuite`). A
+   * supervised scope's group attaches it to the scope's failure instead. Called by the future
+   * before it leaves.
+   */
+  private[weft] def failedAfterCancel(e: Throwable): Unit = UnobservedFailures.report(e)
+
+  /** The failures held for the check at the join: for tests. */
+  private[weft] def heldFailures: Int =
+    val log = failures
+    if log == null then 0 else log.size
 
   /**
    * Reports, to [[UnobservedFailures]], the failures of member futures that nobody awaited,
    * polled or listened to by the time the scope joins them; each once.
    */
   private[weft] def reportUnobserved(): Unit =
-    var f = FAILURES.getAndSet(this, null).asInstanceOf[Failed | Null]
-    while f != null do
-      val e = f.future.unobservedFailure
-      if e != null then UnobservedFailures.report(e)
-      f = f.next
+    val log = failures
+    if log != null then log.reportAll()
 
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:
@@ -262,8 +274,11 @@ object CompletionGroup:
 
   private inline def live(counts: Long): Int = (counts & 0xffffffffL).toInt
 
-  /** A failed member future, kept for the check at the join (see `failedUnobserved`). */
-  private final class Failed(val future: GroupEntry, val next: Failed | Null)
+  /** Unobserved failures a group holds at most; older ones are reported early. */
+  private[weft] inline val HeldFailureLimit = 1024
+
+  /** Failures added beyond those held before the list is swept of observed ones. */
+  private[weft] inline val HeldFailureSlack = 64
 
   /** A fiber waiting for its group to empty: a node of the group's stack of waiters. */
   private final class Waiting(val fiber: Fiber, val next: Waiting | Null):
@@ -285,4 +300,4 @@ object CompletionGroup:
   private val COUNTS = handle("counts", classOf[Long])
   private val WAITERS = handle("waiters", classOf[Waiting])
   private val PRUNING = handle("pruning", classOf[Int])
-  private val FAILURES = handle("failures", classOf[Failed])
+  private val FAILURES = handle("failures", classOf[FailureLog])

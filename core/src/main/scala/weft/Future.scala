@@ -28,7 +28,8 @@ trait Future[+T] extends OriginalSource[Try[T]], Cancellable:
   /**
    * Cancels the future: if still pending, it completes now with
    * `Failure(CancellationException)`; a runnable future's body is interrupted (deferred while
-   * inside `uninterruptible`) and its children cancelled.
+   * inside `uninterruptible`) and its children cancelled. A failure the body still throws of its
+   * own afterwards is reported (see [[UnobservedFailures]]), not dropped.
    */
   def cancel(): Unit
 

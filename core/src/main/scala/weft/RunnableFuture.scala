@@ -13,8 +13,9 @@ import weft.runtime.{AsyncSupport, Fiber}
  * `start` links the future to the current scope's group and starts its fiber. The fiber runs
  * `body` with the future itself as its [[Async]] context, whose group (the children's) is made
  * on the first child only; when `body` ends the children are cancelled and joined, then the
- * future completes with `body`'s result (ignored if it was cancelled meanwhile), and finally it
- * leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
+ * future completes with `body`'s result (if a cancel completed it meanwhile, a failure of the
+ * body's own goes to the parent group's `failedAfterCancel` instead of vanishing), and finally
+ * it leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
  * no context and, for a future without children, no group (the memory-pending workloads and
  * `future-spawn-await` re-check it).
  *
@@ -136,9 +137,15 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         try Success(body(using this))
         catch case e: Throwable => Failure(e)
     endChildren()
-    tryComplete(result)
-    // Before leaving: the scope's join, which ends after the leave, then sees it.
-    if (entryState & EntryMask) != GroupEntry.UNUSED && unobservedFailure != null then
+    // Before leaving, the failure bookkeeping: the scope's join, which ends after the leave,
+    // then sees it.
+    if !tryComplete(result) then
+      // A cancel completed the future first: a failure of the body's own must not vanish with
+      // the result it would have been (`LateFailureSuite`).
+      result match
+        case Failure(e) if !provokedByCancel(e) => parent.group.failedAfterCancel(e)
+        case _                                  => ()
+    else if (entryState & EntryMask) != GroupEntry.UNUSED && unobservedFailure != null then
       entryGroup.failedUnobserved(this)
     unlinkExiting(self)
 
@@ -186,12 +193,22 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         if (s & CANCEL) != 0 && (s >>> DEPTH_SHIFT) == 0 then Fiber.interrupted()
     val result =
       try block
-      finally
-        val before: Int = STATE.getAndAdd(this, -DEPTH_UNIT)
-        val after = before - DEPTH_UNIT
-        if (after & CANCEL) != 0 && (after >>> DEPTH_SHIFT) == 0 then
-          throw CancellationException("future was cancelled during an uninterruptible block")
+      catch
+        case e: Throwable =>
+          // The block's own failure goes on, not replaced by the deferred cancellation (which
+          // would drop it: `LateFailureSuite`, "a block that throws while cancelled"); the
+          // cancellation is raised at the next interruption point instead.
+          if leaveUninterruptible() then Fiber.selfInterrupt()
+          throw e
+    if leaveUninterruptible() then
+      throw CancellationException("future was cancelled during an uninterruptible block")
     result
+
+  /** Leaves one `uninterruptible` level: `true` if a cancellation is now due. */
+  private def leaveUninterruptible(): Boolean =
+    val before: Int = STATE.getAndAdd(this, -DEPTH_UNIT)
+    val after = before - DEPTH_UNIT
+    (after & CANCEL) != 0 && (after >>> DEPTH_SHIFT) == 0
 
 private[weft] object RunnableFuture:
   inline val CANCEL = 1
@@ -225,6 +242,26 @@ private[weft] object RunnableFuture:
     val g = CompletionGroup()
     g.cancel()
     g
+
+  /**
+   * Whether `e` is what a cancellation makes a body throw: the `CancellationException` itself,
+   * an interrupt (`InterruptedException`, an interrupted IO call), or an exception caused by one
+   * (a body that wraps what it caught). Such a failure ending after the cancel is not reported.
+   */
+  def provokedByCancel(e: Throwable): Boolean =
+    var t: Throwable | Null = e
+    var depth = 0
+    while t != null && depth < 16 do
+      t match
+        case _: CancellationException | _: InterruptedException |
+            _: java.io.InterruptedIOException |
+            _: java.nio.channels.ClosedByInterruptException =>
+          return true
+        case _ => ()
+      val cause = t.nn.getCause
+      t = if cause eq t then null else cause
+      depth += 1
+    false
 
   /** Creates the future, links it to `async`'s group, and starts its fiber. */
   def start[T](body: Async ?=> T, async: Async): RunnableFuture[T] =

@@ -47,6 +47,16 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
     if !first.compareAndSet(null, e) && (first.get ne e) then later.add(e)
     cancel()
 
+  /**
+   * A watched future's own failure that ended after a cancel had completed it: attached to the
+   * scope's failure if the scope is failing (the cancel was most likely the supervisor's), else
+   * (a future cancelled on purpose, a scope cancelled from outside or ending normally) reported
+   * as unobserved: it never changes what the scope throws, and never vanishes
+   * (`LateFailureSuite`).
+   */
+  override private[weft] def failedAfterCancel(e: Throwable): Unit =
+    if first.get != null then fail(e) else super.failedAfterCancel(e)
+
   /** The group of this scope's unsupervised futures (created, and linked, on first use). */
   private[weft] def unsupervised: CompletionGroup =
     val u = unsupervisedRef.get

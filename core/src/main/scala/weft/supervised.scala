@@ -14,6 +14,12 @@ import scala.util.Try
  * running are cancelled and joined (as at the end of any scope) and its value is returned,
  * unless a future failed before they were all joined.
  *
+ * A failure that a future (or `body`) throws after its cancellation (it was between two
+ * interruption points, or in `uninterruptible`, when the cancel came) is not lost: if the scope
+ * is failing, it is attached to the thrown failure as suppressed; otherwise (a future cancelled
+ * on purpose, a scope ending or cancelled from outside) it goes to [[UnobservedFailures]] and
+ * does not change what the scope returns or throws.
+ *
  * Supervised are the futures that join the scope's group: those started with `Future { ... }`
  * in `body` itself, and those started from anywhere with a [[Scope]] handle taken in `body`
  * (`Scope.current.fork`). A future started inside such a future belongs to that future's own

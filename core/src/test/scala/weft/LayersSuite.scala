@@ -41,6 +41,7 @@ class LayersSuite extends munit.FunSuite:
       "ForkHook",
       "ForkLocal",
       "UnobservedFailures",
+      "FailureLog",
       "sourceValues"
     ),
     "futures" -> Set(

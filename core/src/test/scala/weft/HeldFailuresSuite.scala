@@ -1,0 +1,67 @@
+package weft
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import scala.jdk.CollectionConverters.*
+import scala.util.{Failure, Try}
+
+/**
+ * A scope may live for days: it holds nothing for a failed future once that failure has been
+ * observed, and at most a bounded number of failures nobody observed yet (the oldest beyond the
+ * bound are reported at once rather than held to the scope's end). Every failure still reaches
+ * the handler exactly once when nobody observes it.
+ */
+class HeldFailuresSuite extends munit.FunSuite, weft.testing.StressChecks:
+
+  /** Runs `body` as two tests: entered from a platform thread and from a virtual thread. */
+  def onBothCallers(name: String)(body: => Unit)(using munit.Location): Unit =
+    boundedTest(s"$name (platform caller)", 60)(body)
+    boundedTest(s"$name (virtual caller)", 60):
+      var outcome: Try[Unit] = Failure(AssertionError("the virtual caller did not run"))
+      val vt = Thread.ofVirtual().start(() => outcome = Try(body))
+      vt.join()
+      outcome.get
+
+  /** Runs `body` with a handler that records; returns the reports. */
+  def reported(body: => Unit): List[Throwable] =
+    val reports = ConcurrentLinkedQueue[Throwable]()
+    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
+    reports.asScala.toList
+
+  /**
+   * Starts a future that fails and waits until it has left `group` (its failure, unobserved
+   * when its body ended, then went through the group's bookkeeping), without reading it.
+   */
+  def failedAndLeft(i: Int)(using a: Async): Future[Int] =
+    val f = Future[Int](throw IllegalStateException(s"failure $i"))
+    while a.group.size != 0 do Thread.`yield`()
+    f
+
+  onBothCallers("a long-lived scope holds nothing for failures awaited after they happened"):
+    var held = -1
+    val reports = reported:
+      Async.blocking:
+        Async.group:
+          for i <- 1 to 5000 do
+            val f = failedAndLeft(i)
+            assert(f.result.isFailure)
+          held = summon[Async].group.heldFailures
+    assert(held <= 2 * CompletionGroup.HeldFailureSlack, s"$held failures held after 5000")
+    assertEquals(reports, Nil)
+
+  onBothCallers("unobserved failures are held up to a bound, then reported early, each once"):
+    var held = -1
+    val n = CompletionGroup.HeldFailureLimit * 3
+    val reports = reported:
+      Async.blocking:
+        Async.group:
+          for i <- 1 to n do failedAndLeft(i): Unit
+          held = summon[Async].group.heldFailures
+        // counted here, before the group's end reports the rest
+        : Unit
+    assert(
+      held <= 2 * CompletionGroup.HeldFailureLimit + CompletionGroup.HeldFailureSlack + 1,
+      s"$held failures held after $n unobserved ones"
+    )
+    val messages = reports.map(_.getMessage)
+    assertEquals(messages.distinct.size, messages.size, "a failure was reported twice")
+    assertEquals(messages.toSet, (1 to n).map(i => s"failure $i").toSet)
