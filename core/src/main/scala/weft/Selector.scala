@@ -2,7 +2,7 @@ package weft
 
 import java.util.concurrent.ConcurrentHashMap
 import scala.compiletime.uninitialized
-import scala.concurrent.duration.{FiniteDuration, MILLISECONDS}
+import scala.concurrent.duration.FiniteDuration
 import weft.runtime.{Fiber, Scheduler}
 
 /**
@@ -261,15 +261,14 @@ private[weft] object Selector:
  *   if `timeout` is negative
  */
 def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): SelectCase[Unit, R] =
-  if timeout.length < 0 then
-    throw IllegalArgumentException(s"onTimeout: timeout must be >= 0, got $timeout")
+  StartableTimer.checkDelay(timeout, "onTimeout: the timeout")
   SelectCase(Selector.Timeout(timeout.toNanos, async.support.scheduler), _ => body)
 
 /**
- * [[onTimeout]] with the timeout in milliseconds.
+ * [[onTimeout]] with the timeout in milliseconds. More milliseconds than a `FiniteDuration`
+ * holds (about 292 years, e.g. `Long.MaxValue`) make a case that never fires.
  * @throws IllegalArgumentException
  *   if `millis` is negative
  */
 def onTimeout[R](millis: Long)(body: => R)(using Async): SelectCase[Unit, R] =
-  if millis < 0 then throw IllegalArgumentException(s"onTimeout: millis must be >= 0, got $millis")
-  onTimeout(FiniteDuration(millis, MILLISECONDS))(body)
+  onTimeout(StartableTimer.millisToDuration(millis, "onTimeout: the timeout"))(body)

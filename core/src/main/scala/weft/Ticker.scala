@@ -26,15 +26,20 @@ import weft.runtime.Scheduler
  * @param period
  *   the time between ticks, more than zero
  */
-final class Ticker private[weft] (val period: FiniteDuration, scheduler: Scheduler)
-    extends OriginalSource[Boolean],
+final class Ticker private[weft] (
+    val period: FiniteDuration,
+    scheduler: Scheduler,
+    nanoTime: () => Long = Ticker.systemNanoTime
+) extends OriginalSource[Boolean],
       Cancellable:
   import Ticker.*
 
-  require(period.length > 0, s"a ticker's period must be > 0, got $period")
+  if period == null then throw NullPointerException("Ticker: the period is null")
+  if period.length <= 0 then
+    throw IllegalArgumentException(s"Ticker: the period must be > 0, got $period")
 
   private val periodNanos = period.toNanos
-  private val startNanos = System.nanoTime()
+  private val startNanos = nanoTime()
   // A `List` of waiting listeners while ticking, `Stopped` once cancelled.
   @volatile private var state: AnyRef = Nil
   @volatile private var handle: Scheduler.Cancel | Null = uninitialized
@@ -61,11 +66,17 @@ final class Ticker private[weft] (val period: FiniteDuration, scheduler: Schedul
       offer(s.asInstanceOf[List[Listener[Boolean]]], false)
 
   // Tick `k` is due at `start + k * period`, computed from the start, not from the previous
-  // tick, so delays do not accumulate (`TickerSuite`, "ticks do not drift"). The handle is
+  // tick, so delays do not accumulate (`TickerSuite`, "ticks do not drift: ..."). The handle is
   // published before the state is re-read, and `cancel` sets the state before reading the
   // handle, so whichever runs second cancels the entry: a cancelled ticker leaves none behind.
+  // The due offset saturates: with a period of centuries `k * period` overflows a long for
+  // k >= 2, and a wrapped (negative) offset would be a tick due at once (`BadInputSuite`, "huge
+  // delays ..." checks that such a ticker never ticks).
   private def scheduleTick(k: Long): Unit =
-    val delay = math.max(0L, startNanos + k * periodNanos - System.nanoTime())
+    val due =
+      try Math.multiplyExact(k, periodNanos)
+      catch case _: ArithmeticException => Long.MaxValue
+    val delay = math.max(0L, due - (nanoTime() - startNanos))
     val h = scheduler.schedule(delay, () => tick(k))
     handle = h
     if isCancelled then h.cancel(): Unit
@@ -75,7 +86,7 @@ final class Ticker private[weft] (val period: FiniteDuration, scheduler: Schedul
     if (s ne Stopped) && STATE.compareAndSet(this, s, Nil) then
       fired = k
       // the next due tick after now: a late tick skips the ones it overran
-      val now = System.nanoTime()
+      val now = nanoTime()
       val next = math.max(k + 1, (now - startNanos) / periodNanos + 1)
       scheduleTick(next)
       offer(s.asInstanceOf[List[Listener[Boolean]]], true)
@@ -111,6 +122,9 @@ object Ticker:
   /** The state of a cancelled ticker. */
   private object Stopped
 
+  /** The clock of every ticker but a test's. */
+  private[weft] val systemNanoTime: () => Long = () => System.nanoTime()
+
   /**
    * A ticker of `period` (more than zero), started now and stopped with the current scope.
    * @throws IllegalArgumentException
@@ -121,10 +135,17 @@ object Ticker:
     t.link(async.group)
     t
 
-  /** As [[apply]], with the period in milliseconds (more than zero). */
+  /**
+   * As [[apply]], with the period in milliseconds (more than zero). More milliseconds than a
+   * `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) make a ticker that never
+   * ticks.
+   * @throws IllegalArgumentException
+   *   if `millis` is not positive
+   */
   def apply(millis: Long)(using Async): Ticker =
-    require(millis > 0, s"a ticker's period must be > 0 milliseconds, got $millis")
-    apply(StartableTimer.millisToDuration(millis))
+    if millis <= 0L then
+      throw IllegalArgumentException(s"Ticker: the period must be > 0, got $millis ms")
+    apply(StartableTimer.millisToDuration(millis, "Ticker: the period"))
 
   private val STATE: VarHandle =
     MethodHandles

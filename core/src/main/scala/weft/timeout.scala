@@ -22,7 +22,11 @@ import scala.concurrent.duration.FiniteDuration
  *   if `timeout` is negative
  */
 def withTimeoutOption[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): Option[T] =
-  require(timeout.length >= 0, s"a timeout must be >= 0, got $timeout")
+  StartableTimer.checkDelay(timeout, "withTimeoutOption: the timeout")
+  limited(timeout)(body)
+
+/** [[withTimeoutOption]] once its timeout is checked (each caller names its own parameter). */
+private def limited[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): Option[T] =
   // The body's own outcome, kept apart from its future's: cancelling the future completes it
   // at once, while the body may still return a value. Written on the body's fiber, read after
   // the group's end has joined that fiber (`TimeoutSuite`, "a value produced as the timeout
@@ -48,9 +52,15 @@ def withTimeoutOption[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async
         produced
   raced.orElse(produced)
 
-/** As [[withTimeoutOption]], with the limit in milliseconds (at least zero). */
+/**
+ * As [[withTimeoutOption]], with the limit in milliseconds (at least zero). More milliseconds
+ * than a `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) are no limit: the body
+ * runs until it finishes.
+ * @throws IllegalArgumentException
+ *   if `millis` is negative
+ */
 def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T] =
-  withTimeoutOption(StartableTimer.millisToDuration(millis))(body)
+  limited(StartableTimer.millisToDuration(millis, "withTimeoutOption: the timeout"))(body)
 
 /**
  * Runs `body` with a time limit: its value, or a `TimeoutException` if `timeout` elapses first
@@ -63,13 +73,19 @@ def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T
  *   if `timeout` is negative
  */
 def withTimeout[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): T =
-  withTimeoutOption(timeout)(body) match
+  StartableTimer.checkDelay(timeout, "withTimeout: the timeout")
+  limited(timeout)(body) match
     case Some(v) => v
     case None    => throw TimeoutException(s"the body did not finish within $timeout")
 
-/** As [[withTimeout]], with the limit in milliseconds (at least zero). */
+/**
+ * As [[withTimeout]], with the limit in milliseconds (at least zero). More milliseconds than a
+ * `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) are no limit.
+ * @throws IllegalArgumentException
+ *   if `millis` is negative
+ */
 def withTimeout[T](millis: Long)(body: Async ?=> T)(using Async): T =
-  withTimeout(StartableTimer.millisToDuration(millis))(body)
+  withTimeout(StartableTimer.millisToDuration(millis, "withTimeout: the timeout"))(body)
 
 /**
  * Runs `body` with a time limit: `Right(value)`, or `Left(onTimeout)` if `timeout` elapses
@@ -86,12 +102,21 @@ def withTimeout[T](millis: Long)(body: Async ?=> T)(using Async): T =
 def withTimeoutEither[E, T](timeout: FiniteDuration, onTimeout: => E)(body: Async ?=> T)(using
     Async
 ): Either[E, T] =
-  withTimeoutOption(timeout)(body) match
+  StartableTimer.checkDelay(timeout, "withTimeoutEither: the timeout")
+  limited(timeout)(body) match
     case Some(v) => Right(v)
     case None    => Left(onTimeout)
 
-/** As [[withTimeoutEither]], with the limit in milliseconds (at least zero). */
+/**
+ * As [[withTimeoutEither]], with the limit in milliseconds (at least zero). More milliseconds
+ * than a `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) are no limit.
+ * @throws IllegalArgumentException
+ *   if `millis` is negative
+ */
 def withTimeoutEither[E, T](millis: Long, onTimeout: => E)(body: Async ?=> T)(using
     Async
 ): Either[E, T] =
-  withTimeoutEither(StartableTimer.millisToDuration(millis), onTimeout)(body)
+  withTimeoutEither(
+    StartableTimer.millisToDuration(millis, "withTimeoutEither: the timeout"),
+    onTimeout
+  )(body)

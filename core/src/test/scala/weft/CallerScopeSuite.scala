@@ -8,7 +8,7 @@ import weft.testing.StressChecks
  * A root scope's body runs on the thread that entered `Async.blocking` (platform or virtual),
  * and `uninterruptible` at the root defers an interrupt of that thread to the end of the block.
  */
-class CallerScopeSuite extends munit.FunSuite, StressChecks:
+class CallerScopeSuite extends munit.FunSuite, StressChecks, weft.testing.Deadlined:
 
   /** Runs `body` on a new thread of the kind asked for and returns what it threw, if anything. */
   private def onThread(virtual: Boolean)(body: => Unit): (Thread, () => Throwable | Null) =

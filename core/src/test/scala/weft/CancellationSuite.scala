@@ -8,7 +8,7 @@ import scala.util.Failure
  * `cancel()` completes a future at once, interrupts its thread and cancels its children;
  * `uninterruptible` defers the cancellation to the end of the block, then raises it.
  */
-class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks:
+class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.testing.Deadlined:
 
   def isCancelled(r: scala.util.Try[?]): Boolean = r match
     case Failure(_: CancellationException) => true

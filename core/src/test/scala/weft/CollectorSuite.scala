@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success}
 
@@ -79,3 +80,41 @@ class CollectorSuite extends munit.FunSuite, weft.testing.StressChecks:
       val all = got.asScala.toList
       assertEquals(all.size, n, "a future was delivered twice or lost")
       assertEquals(all.sorted, (1 to n).toList)
+
+  /** A listener whose lock was already completed elsewhere (a select another case won). */
+  def lostSelect[T](got: AtomicReference[Any]): Listener[T] = new Listener[T]:
+    val lock: ListenerLock | Null = new NumberedLock:
+      assert(acquire())
+      retire()
+    def complete(data: T, source: Source[T]): Unit = got.set(data)
+
+  test("a ready future declined by a filtered read or a lost select stays for the next reader"):
+    holdsIn(20):
+      val p = Promise[Int]()
+      val c = Future.Collector(p.future)
+      p.success(1) // ready in the collector before anyone reads
+      val got = AtomicReference[Any]("nothing")
+      assertEquals(c.results.filter(_ => false).poll(), None, "the filter declines it")
+      c.results.poll(lostSelect(got)): Unit // a lost select declines it
+      assertEquals(got.get, "nothing")
+      assertEquals(c.results.poll().map(_.poll()), Some(Some(Success(1))), "still there")
+      assertEquals(c.results.poll(), None, "and taken once")
+
+  test("a future offered to a waiting reader that declines it stays for the next reader"):
+    holdsIn(20):
+      val (p1, p2) = (Promise[Int](), Promise[Int]())
+      val c = Future.Collector(p1.future, p2.future)
+      val got = AtomicReference[Any]("nothing")
+      val declined = AtomicInteger()
+      // two readers wait: one whose select was won elsewhere, one whose filter says no
+      c.results.onComplete(lostSelect(got))
+      c.results.filter { _ =>
+        declined.incrementAndGet(); false
+      }
+        .onComplete(Listener((v, _) => got.set(v)))
+      p1.success(1) // offered to both waiting readers, declined by both
+      p2.success(2)
+      assertEquals(declined.get, 1)
+      assertEquals(got.get, "nothing")
+      val left = List(c.results.poll(), c.results.poll()).map(_.map(_.poll()))
+      assertEquals(left, List(Some(Some(Success(1))), Some(Some(Success(2)))))

@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success}
 
 /** `zip`, `*:`, `alt`, `altC`, `Future.alt`, `awaitAll`, `awaitFirst` (seed 002 semantics). */
-class CombinatorsSuite extends munit.FunSuite:
+class CombinatorsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   val boom = IllegalStateException("boom")
 

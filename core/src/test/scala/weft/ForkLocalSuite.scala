@@ -7,7 +7,7 @@ import scala.concurrent.duration.*
  * `ForkLocal`: bound for a block, seen by the futures the block starts, down the tree (the
  * basic case, with grandchildren, is the guide's example in `ContextGuideSuite`).
  */
-class ForkLocalSuite extends munit.FunSuite:
+class ForkLocalSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   override val munitTimeout = 30.seconds
 

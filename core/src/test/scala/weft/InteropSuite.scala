@@ -7,7 +7,7 @@ import scala.util.{Failure, Success}
 import weft.interop.*
 
 /** Conversions to and from `scala.concurrent.Future` and `CompletableFuture`. */
-class InteropSuite extends munit.FunSuite:
+class InteropSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   given ExecutionContext = ExecutionContext.global
 

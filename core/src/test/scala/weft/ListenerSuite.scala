@@ -8,7 +8,7 @@ import scala.util.{Success, Try}
  * The listener protocol: take-or-decline, locks retired on completion, `lockBoth` in the global
  * order (no deadlock under concurrent pairing of overlapping listeners).
  */
-class ListenerSuite extends munit.FunSuite:
+class ListenerSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A locked listener counting its completions. */
   class Locked extends Listener[Int]:

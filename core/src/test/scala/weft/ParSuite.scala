@@ -8,7 +8,7 @@ import scala.jdk.CollectionConverters.*
  * `par`, `parLimit`, `mapPar`, `foreachPar`, `collectPar`: order, the parallelism bound, fail
  * fast with suppressed later failures, cancellation of the caller, nothing left running.
  */
-class ParSuite extends munit.FunSuite, weft.testing.StressChecks:
+class ParSuite extends munit.FunSuite, weft.testing.StressChecks, weft.testing.Deadlined:
 
   val boom = IllegalStateException("boom")
 

@@ -4,7 +4,7 @@ import java.util.concurrent.{CancellationException, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 
 /** `raceSuccess`: the first success wins, losers cancelled and joined, all failures kept. */
-class RaceSuccessSuite extends munit.FunSuite, weft.testing.StressChecks:
+class RaceSuccessSuite extends munit.FunSuite, weft.testing.StressChecks, weft.testing.Deadlined:
 
   def holdsIn(seconds: Int)(body: => Unit): Unit = withinDeadline(seconds, "weft-race-")(body)
 

@@ -3,12 +3,16 @@ package weft
 import java.util.concurrent.{CountDownLatch, ThreadLocalRandom}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Success, Try}
+import weft.testing.Waits
 
 /**
  * `Async.race`, `either` and `select`: exactly one winner, losers keep their values, every
  * losing listener is dropped, and many races sharing sources never deadlock.
  */
-class RaceSuite extends munit.FunSuite:
+class RaceSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // the racer stress runs 200 rounds of 64 racers: generous on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   def core[T](f: Future[T]): CoreFuture[T] = f.asInstanceOf[CoreFuture[T]]
 
@@ -99,12 +103,12 @@ class RaceSuite extends munit.FunSuite:
             val r = Async.await(Async.race(picked*))
             wins.incrementAndGet()
             r
-        ready.await()
+        Waits.latch(ready, s"round $round: every racer registered")
         // complete sources concurrently from several threads, in random order
         val completers = sources.indices.map: i =>
           Future(sources(i).tryComplete(Success(i)))
-        completers.foreach(_.await)
-        rs.foreach(r => assert(r.value.isSuccess))
+        completers.foreach(c => Waits.within(c, s"round $round: a completer"))
+        rs.foreach(r => assert(Waits.within(r, s"round $round: a racer").isSuccess))
       assertEquals(wins.get, racers, s"round $round")
       assertNoListeners(sources.map(_.future), s"round $round")
 

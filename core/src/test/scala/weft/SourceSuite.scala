@@ -3,7 +3,7 @@ package weft
 import scala.util.{Success, Try}
 
 /** `poll`, `onComplete`, `dropListener`, `map` and `filter` on sources, and a custom source. */
-class SourceSuite extends munit.FunSuite:
+class SourceSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("poll() is None while pending, Some once done"):
     val p = Promise[Int]()

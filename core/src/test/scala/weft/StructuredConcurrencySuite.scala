@@ -8,7 +8,8 @@ import scala.util.Failure
  * Nothing started inside `Async.blocking` / `Async.group` outlives it: every thread started in
  * the scope has terminated when the scope returns, whatever way the scope ends.
  */
-class StructuredConcurrencySuite extends munit.FunSuite, weft.testing.StressChecks:
+class StructuredConcurrencySuite extends munit.FunSuite, weft.testing.StressChecks,
+      weft.testing.Deadlined:
 
   /** Records the thread of every future body it wraps. */
   final class Threads:

@@ -9,7 +9,7 @@ import scala.jdk.CollectionConverters.*
  * nobody awaited, polled or listened to, to the configured handler (by default the thread's
  * uncaught-exception handler), each once; cancellations never.
  */
-class UnobservedFailuresSuite extends munit.FunSuite:
+class UnobservedFailuresSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   override val munitTimeout = 30.seconds
 

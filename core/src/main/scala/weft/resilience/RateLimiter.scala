@@ -17,8 +17,9 @@ import weft.{Async, Cancellation}
  *
  * [[acquire]] suspends the calling fiber until the permits are available; [[tryAcquire]] takes
  * them only if available now. [[run]] and [[tryRun]] wrap an operation. All are safe to call
- * from many fibers at once, take no lock (the sliding window excepted: a short critical section
- * over its log) and start no thread (the fixed window arms one timer per window while in use):
+ * from many fibers at once, take no lock on their fast path (the sliding window's log is a short
+ * critical section; a fixed window turns to the next under one) and start no thread (the fixed
+ * window arms one timer per window while in use):
  * a waiting acquirer sleeps on the shared timer until the moment the permits it asked for can
  * be available, then tries again. So waiters are not served
  * in FIFO order: when permits come back, the waiters that wake first take them.
@@ -88,9 +89,11 @@ object RateLimiter:
 
   /**
    * At most `maxOps` permits per window of length `window`. A window starts at the first request
-   * for a permit after the previous window ended (the first at the first request), and lasts at
-   * least `window`; the count restarts at 0 in each. Cheapest of the three: one atomic update
-   * per permit, and no clock read while the window has permits left.
+   * for a permit after the previous window ended (the first at the first request), at the instant
+   * that request reads the clock, holds its permits, and lasts at least `window`; the count
+   * restarts in each. Every outcome is one that the same requests made one at a time would give
+   * (docs/adr/0019). Cheapest of the three: one atomic update per permit, and no clock read while
+   * the window has permits left.
    * @throws IllegalArgumentException
    *   if `maxOps` < 1 or `window` <= 0
    */

@@ -9,7 +9,7 @@ import weft.testing.TimeTesting.awaitCondition
  * with a [[ChannelFailedException]] carrying the cause, buffered values are dropped, the first
  * close (done or error) decides, and the value-returning reads and sends report the reason.
  */
-class ChannelErrorSuite extends munit.FunSuite:
+class ChannelErrorSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   val boom = IllegalStateException("upstream failed")
 

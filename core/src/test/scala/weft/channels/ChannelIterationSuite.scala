@@ -12,7 +12,7 @@ import weft.testing.TimeTesting.awaitCondition
  * order, an end on close, the failure rethrown after error, and nothing left behind by a
  * cancelled iteration.
  */
-class ChannelIterationSuite extends munit.FunSuite:
+class ChannelIterationSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   val boom = IllegalStateException("upstream failed")
 

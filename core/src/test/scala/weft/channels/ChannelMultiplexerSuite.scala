@@ -5,7 +5,7 @@ import weft.*
 import weft.testing.TimeTesting
 
 /** Seed 002, "ChannelMultiplexer", sentence by sentence. */
-class ChannelMultiplexerSuite extends munit.FunSuite:
+class ChannelMultiplexerSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   def drain(c: ReadableChannel[Try[Int]], n: Int)(using Async): List[Int] =
     (1 to n).map(_ => c.read().get.get).toList

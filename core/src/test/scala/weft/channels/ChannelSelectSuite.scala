@@ -5,7 +5,7 @@ import scala.util.{Success, Try}
 import weft.*
 
 /** Channels as sources: select over reads, sends and futures; losers consume nothing. */
-class ChannelSelectSuite extends munit.FunSuite:
+class ChannelSelectSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("select between two channel reads takes the ready one; the other keeps its values"):
     val a = BufferedChannel[Int](2)

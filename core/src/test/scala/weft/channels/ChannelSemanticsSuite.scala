@@ -3,9 +3,10 @@ package weft.channels
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.{Failure, Success}
 import weft.*
+import weft.testing.Waits
 
 /** Seed 002, "Channel Semantics", sentence by sentence, for every channel kind. */
-class ChannelSemanticsSuite extends munit.FunSuite:
+class ChannelSemanticsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   val kinds: List[(String, () => Channel[Int])] = List(
     "SyncChannel" -> (() => SyncChannel[Int]()),
@@ -129,7 +130,7 @@ class ChannelSemanticsSuite extends munit.FunSuite:
       Thread.sleep(50)
       assert(!fourth.get, "send on a full buffer returned")
       assertEquals(ch.read(), Success(1))
-      s.await
+      Waits.within(s, "the send on a full buffer, after a read freed a slot")
       assert(fourth.get)
       assertEquals(ch.read(), Success(2))
       assertEquals(ch.read(), Success(3))

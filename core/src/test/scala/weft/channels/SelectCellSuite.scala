@@ -8,7 +8,7 @@ import weft.*
  * Select cases parked in rendezvous cells (`SelectCells`): close, losing cases, cancellation, a
  * select reading and sending on one channel, and `canRead` after a send that close refused.
  */
-class SelectCellSuite extends munit.FunSuite:
+class SelectCellSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("canRead does not wait forever after a send was refused by close"):
     // A refused `send` claims its cell before it sees the closed bit, so S counts a cell that

@@ -3,7 +3,7 @@ package weft.channels
 import weft.*
 
 /** The adaptive spin of rendezvous waiters: it stops when spinning does not pay. */
-class SpinPolicySuite extends munit.FunSuite:
+class SpinPolicySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A rendezvous policy driven to a score of zero by spins that had to park anyway. */
   private def exhausted(): SpinPolicy =
@@ -52,7 +52,7 @@ class SpinPolicySuite extends munit.FunSuite:
       // Parked (WAITING) only after its spin: nobody sent during it, so it is scored a loss.
       while t.getState != Thread.State.WAITING do Thread.sleep(1)
       Async.blocking(ch.send(i))
-      t.join()
+      weft.testing.Waits.join(t, "the spinning thread")
       assertEquals(got, i)
     // Each select lost its spin: the score is back at zero, only probes spin.
     assertEquals((1 to 64).count(_ => p.nextLimit() > 0), 2)

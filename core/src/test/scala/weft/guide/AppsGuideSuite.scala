@@ -18,7 +18,7 @@ object Ticker extends WeftApp.Simple:
 // end
 
 /** The example of docs/guide/apps.md, run in a child JVM and stopped by a real signal. */
-class AppsGuideSuite extends munit.FunSuite:
+class AppsGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("apps: SIGTERM cancels the app's scope; its finally runs; exit code 143"):
     val p = ChildJvm.start("weft.guide.Ticker")

@@ -5,7 +5,7 @@ import weft.*
 import weft.channels.*
 
 /** The examples of docs/guide/channels.md, run. */
-class ChannelsGuideSuite extends munit.FunSuite:
+class ChannelsGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("channels: producer, workers, aggregator"):
     // example: channels-pipeline

@@ -3,7 +3,7 @@ package weft.guide
 import weft.*
 
 /** The `ForkLocal` example of docs/guide/context.md, run (the MDC one is in weft-slf4j). */
-class ContextGuideSuite extends munit.FunSuite:
+class ContextGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("context: a ForkLocal binding follows the futures of its block"):
     // example: context-forklocal

@@ -6,7 +6,7 @@ import scala.util.Try
 import weft.*
 
 /** The examples of docs/guide/futures.md, run. */
-class FuturesGuideSuite extends munit.FunSuite:
+class FuturesGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("futures: cancel"):
     // example: futures-cancel

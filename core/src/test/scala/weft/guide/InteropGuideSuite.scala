@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException
 import weft.*
 
 /** The examples of docs/guide/interop.md, run. */
-class InteropGuideSuite extends munit.FunSuite:
+class InteropGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("interop: Scala and Java futures, both ways"):
     // example: interop-both-ways

@@ -5,7 +5,7 @@ import weft.*
 import weft.keyed.Sequentially
 
 /** The examples of docs/guide/keyed.md, run. */
-class KeyedGuideSuite extends munit.FunSuite:
+class KeyedGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("keyed: one task at a time per key"):
     // example: keyed-basic

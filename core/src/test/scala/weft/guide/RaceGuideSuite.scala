@@ -7,7 +7,7 @@ import weft.*
 import weft.channels.*
 
 /** The examples of docs/guide/race-select.md, run. */
-class RaceGuideSuite extends munit.FunSuite:
+class RaceGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("race: the first of two futures"):
     // example: race-race

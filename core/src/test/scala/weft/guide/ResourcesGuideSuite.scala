@@ -5,7 +5,7 @@ import scala.collection.mutable.ListBuffer
 import weft.*
 
 /** The examples of docs/guide/resources.md, run. */
-class ResourcesGuideSuite extends munit.FunSuite:
+class ResourcesGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("resources: acquired in order, released in reverse"):
     // example: resources-use

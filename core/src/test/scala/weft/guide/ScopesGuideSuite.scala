@@ -4,7 +4,7 @@ import scala.util.{Failure, Try}
 import weft.*
 
 /** The examples of docs/guide/scopes.md, run. */
-class ScopesGuideSuite extends munit.FunSuite:
+class ScopesGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("scopes: two futures in a scope"):
     // example: scopes-basic

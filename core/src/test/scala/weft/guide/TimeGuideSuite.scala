@@ -6,7 +6,7 @@ import scala.util.Try
 import weft.*
 
 /** The examples of docs/guide/time-retry.md, run. */
-class TimeGuideSuite extends munit.FunSuite:
+class TimeGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("time: sleep and timeouts"):
     // example: time-timeouts

@@ -25,7 +25,7 @@ import weft.channels.*
 // end
 
 /** The tour of the README and of docs/guide/README.md, run: it prints what its comments say. */
-class TourGuideSuite extends munit.FunSuite:
+class TourGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("the tour prints 50, 55, None, Success(fast)"):
     val out = java.io.ByteArrayOutputStream()

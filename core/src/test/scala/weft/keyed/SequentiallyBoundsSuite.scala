@@ -3,9 +3,13 @@ package weft.keyed
 import java.util.concurrent.atomic.AtomicInteger
 import scala.collection.mutable.ArrayBuffer
 import weft.{Async, Future, Promise, await}
+import weft.testing.Waits
 
 /** Bounded memory: idle keys leave no state; backpressure instead of unbounded queues. */
-class SequentiallyBoundsSuite extends munit.FunSuite:
+class SequentiallyBoundsSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // a million keys on a loaded machine: generous, it only turns a hang into a failure
+  override def testDeadlineSeconds: Int = 120
 
   /** Waits until the executor has no active key (the last runner removes its lane). */
   private def awaitNoActiveKeys(seq: Sequentially[?]): Unit =
@@ -66,9 +70,9 @@ class SequentiallyBoundsSuite extends munit.FunSuite:
       assertEquals(submittedMore.get, 0, "the producer must wait while the key is full")
       assertEquals(seq.activeKeys, 1)
       gate.success(())
-      first.await
-      admitted.foreach(_.await)
-      producer.await
+      Waits.within(first, "the task holding the key")
+      admitted.foreach(f => Waits.within(f, "a task admitted before the key was full"))
+      Waits.within(producer, "the producer, once the key has room")
       assertEquals(submittedMore.get, 5)
     assertEquals(log.toSeq, 1 to limit + 5)
 

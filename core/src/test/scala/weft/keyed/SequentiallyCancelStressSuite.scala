@@ -19,8 +19,9 @@ import weft.{Async, Future, await}
  * `cancel()` returned, so the body begins interrupted. A body that finds `CancelledPending` and
  * is not interrupted ran although it was cancelled while pending: the bug this suite hunts.
  */
-class SequentiallyCancelStressSuite extends munit.FunSuite:
+class SequentiallyCancelStressSuite extends munit.FunSuite, weft.testing.Deadlined:
   override val munitTimeout = 120.seconds
+  override def testDeadlineSeconds: Int = 120
 
   private val New = 0
   private val Started = 1

@@ -8,7 +8,7 @@ import weft.testing.TimeTesting.awaitCondition
 import weft.testing.TimeTesting
 
 /** Failures stay with their own task; cancellation of pending and running tasks. */
-class SequentiallyCancelSuite extends munit.FunSuite:
+class SequentiallyCancelSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def isCancelled(r: Option[scala.util.Try[?]]): Boolean = r match
     case Some(Failure(_: CancellationException)) => true

@@ -7,7 +7,7 @@ import scala.util.Failure
 import weft.{Async, Future, Promise, await}
 
 /** Closing, cancelling pending work, the owning scope, and bad input. */
-class SequentiallyLifecycleSuite extends munit.FunSuite:
+class SequentiallyLifecycleSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("close rejects new tasks with a clear error; queued tasks still finish"):
     Async.blocking:

@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters.*
 import weft.{Async, Future, Promise, await}
 
 /** Per-key FIFO, one task at a time per key, and independence of different keys. */
-class SequentiallyOrderSuite extends munit.FunSuite:
+class SequentiallyOrderSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("run returns the body's value and rethrows its exception"):
     Async.blocking:

@@ -3,6 +3,7 @@ package weft.resilience
 import scala.concurrent.duration.*
 import org.jetbrains.kotlinx.lincheck.annotations.Operation
 import weft.LincheckRuns
+import weft.testing.Stress
 
 /**
  * A limiter's `tryAcquire` of one or two permits, concurrent with the clock moving on, for
@@ -47,7 +48,7 @@ class RateLimiterLincheckSuite extends munit.FunSuite:
       classOf[LincheckSlidingWindow]
     )
   do
-    test(s"${target.getSimpleName}: tryAcquire linearizable (model checking)"):
+    test(s"${target.getSimpleName}: tryAcquire linearizable (model checking)".tag(Stress.tag)):
       LincheckRuns.modelCheck(
         target,
         iterations = 20,
@@ -56,7 +57,7 @@ class RateLimiterLincheckSuite extends munit.FunSuite:
         actorsPerThread = 3
       )
 
-    test(s"${target.getSimpleName}: tryAcquire linearizable (stress)"):
+    test(s"${target.getSimpleName}: tryAcquire linearizable (stress)".tag(Stress.tag)):
       LincheckRuns.stress(
         target,
         iterations = 20,

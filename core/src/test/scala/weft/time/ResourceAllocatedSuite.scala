@@ -6,7 +6,8 @@ import scala.jdk.CollectionConverters.*
 import weft.*
 
 /** `Resource.allocated` and `Resource.spawning`: ownership handed out, scopes as resources. */
-class ResourceAllocatedSuite extends munit.FunSuite, weft.testing.StressChecks:
+class ResourceAllocatedSuite extends munit.FunSuite, weft.testing.StressChecks,
+      weft.testing.Deadlined:
 
   private val log = ConcurrentLinkedQueue[String]()
   override def beforeEach(context: BeforeEach): Unit = log.clear()

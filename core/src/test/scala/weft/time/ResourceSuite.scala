@@ -7,7 +7,7 @@ import weft.*
 import weft.testing.TimeTesting.*
 
 /** Resource: exactly-once release in reverse order, on success, failure and cancellation. */
-class ResourceSuite extends munit.FunSuite:
+class ResourceSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A log of events, shared by fibers. */
   private class Log:

@@ -8,7 +8,7 @@ import weft.Retry.{Delay, Jitter}
 import weft.testing.TimeTesting.*
 
 /** Retry policies and retry: exact attempt counts, delays, jitter bounds, bad input. */
-class RetrySuite extends munit.FunSuite:
+class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A body failing on its first `failures` attempts with "fail <n>", then returning n. */
   private class Flaky(failures: Int):

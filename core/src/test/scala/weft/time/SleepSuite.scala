@@ -8,7 +8,7 @@ import weft.*
 import weft.testing.TimeTesting.*
 
 /** sleep: lower bounds, cancellation that frees the timer, and no thread per sleeper. */
-class SleepSuite extends munit.FunSuite:
+class SleepSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("sleep(100) takes at least 100 ms"):
     val (_, ms) = timed(Async.blocking(sleep(100)))

@@ -11,7 +11,7 @@ import weft.testing.TimeTesting.*
  * Task and TaskSchedule: exact repetition counts, the value each schedule ends with, lower bounds
  * of the pauses, cancellation, and bad input.
  */
-class TaskSuite extends munit.FunSuite:
+class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A body counting its runs; fails on the runs in `failOn` with "fail <n>". */
   private class Body(failOn: Int => Boolean = _ => false):

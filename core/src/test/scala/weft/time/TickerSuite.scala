@@ -24,18 +24,44 @@ class TickerSuite extends munit.FunSuite, weft.testing.StressChecks:
         assert(ticker.ticks >= 3, ticker.toString)
         ticker.cancel()
 
-  test("ticks do not drift: a reader that overruns skips the ticks it missed"):
-    holdsIn(20):
-      Async.blocking:
-        val ticker = Ticker(10.millis)
-        Async.await(ticker)
-        val before = ticker.ticks
-        Thread.sleep(35) // busy for three and a half periods
-        Async.await(ticker)
-        // tick numbers follow the clock from the start: a schedule counted from each late tick
-        // (which drifts) would give before + 1 here
-        assert(ticker.ticks >= before + 4, s"${ticker.ticks} after $before")
-        ticker.cancel()
+  /** A scheduler the test runs by hand: it keeps each task with the delay it was asked for. */
+  final class HandScheduler extends weft.runtime.Scheduler:
+    val tasks = java.util.concurrent.ConcurrentLinkedQueue[(Long, Runnable)]()
+    def schedule(delayNanos: Long, task: Runnable): weft.runtime.Scheduler.Cancel =
+      val e = (delayNanos, task)
+      tasks.add(e)
+      () => tasks.remove(e)
+    def pendingCount: Int = tasks.size
+
+    /** The one pending task: its delay in milliseconds, and the task. */
+    def only(): (Long, Runnable) =
+      assertEquals(tasks.size, 1, "one tick pending")
+      val (d, t) = tasks.poll()
+      (d / 1_000_000L, t)
+
+  // On a clock and a scheduler moved by hand, so that no load can make a tick late or early:
+  // the property is the schedule the ticker asks for, not when a loaded machine delivered it.
+  test("ticks do not drift: tick k is due k periods after the start; a late one skips the missed"):
+    val now = java.util.concurrent.atomic.AtomicLong(0L)
+    val scheduler = HandScheduler()
+    val ticker = new Ticker(10.millis, scheduler, () => now.get)
+    val (d1, tick1) = scheduler.only()
+    assertEquals(d1, 10L)
+    now.set(13.millis.toNanos) // tick 1 rings 3 ms late
+    tick1.run()
+    assertEquals(ticker.ticks, 1L)
+    val (d2, tick2) = scheduler.only()
+    assertEquals(d2, 7L, "tick 2 is due at 20 ms from the start, not 10 ms after the late tick 1")
+    now.set(45.millis.toNanos) // tick 2 rings after ticks 3 and 4 were due
+    tick2.run()
+    assertEquals(ticker.ticks, 2L)
+    val (d3, tick3) = scheduler.only()
+    assertEquals(d3, 5L, "the next is tick 5, due at 50 ms: ticks 3 and 4 are skipped, not burst")
+    now.set(50.millis.toNanos)
+    tick3.run()
+    assertEquals(ticker.ticks, 5L)
+    ticker.cancel()
+    assertEquals(scheduler.pendingCount, 0, "a cancelled ticker leaves no tick scheduled")
 
   test("cancel makes every waiting and later await return false, and frees the scheduler"):
     holdsIn(20):

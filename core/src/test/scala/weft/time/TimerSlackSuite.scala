@@ -34,7 +34,10 @@ class TimerSlackSuite extends munit.FunSuite:
     onTimerThread(())
     assertEquals(TimerSlack.currentThreadSlack, before)
     val fresh = CompletableFuture[Option[Long]]()
-    Thread.ofPlatform().start(() => fresh.complete(TimerSlack.currentThreadSlack)).join()
+    weft.testing.Waits.join(
+      Thread.ofPlatform().start(() => fresh.complete(TimerSlack.currentThreadSlack)),
+      "a fresh thread reading its slack"
+    )
     assertNotEquals(fresh.get(), Some(TimerSlack.DefaultNanos))
 
   test("prctl is used only on Linux, JDK 22+, with native access"):

@@ -6,7 +6,7 @@ import weft.*
 import weft.testing.TimeTesting.*
 
 /** Timer and StartableTimer: ringing, starting, cancelling, racing, and no thread per timer. */
-class TimerSuite extends munit.FunSuite:
+class TimerSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("Async.await(Timer(100)) returns true after at least 100 ms"):
     val (rang, ms) = timed(Async.blocking(Async.await(Timer(100))))

@@ -5,7 +5,9 @@ import java.util.concurrent.{ConcurrentHashMap, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 
 /** The hand-over of dead key entries from workers to submitters: nothing lost, nothing twice. */
-class DeadEntriesSuite extends munit.FunSuite:
+class DeadEntriesSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  override def testDeadlineSeconds: Int = 60
   override val munitTimeout = scala.concurrent.duration.Duration(60, "s")
 
   test("a batch is handed over when full or flushed; a sweep removes each entry once"):
@@ -52,7 +54,7 @@ class DeadEntriesSuite extends munit.FunSuite:
         start.await()
         while producing.get() > 0 do retired.sweep()
     start.countDown()
-    (ws ++ ss).foreach(_.join())
+    (ws ++ ss).foreach(t => weft.testing.Waits.join(t, "a worker of the dead-entries test"))
     retired.sweep()
     assertEquals(removals.size, workers * perWorker)
     removals.forEach((l, n) => assertEquals(n.get, 1, s"entry ${l.key} removed ${n.get} times"))

@@ -154,7 +154,7 @@ class KeyTableSuite extends munit.FunSuite:
             winners.computeIfAbsent(key, _ => AtomicInteger()).incrementAndGet()
           r += 1
     start.countDown()
-    workers.foreach(_.join())
+    workers.foreach(t => weft.testing.Waits.join(t, "a worker of the key table"))
     assertEquals(winners.size, 1000 + threads * rounds / 2)
     winners.forEach((k, n) => assertEquals(n.get, 1, s"key $k installed ${n.get} times"))
     assertEquals(t.size, winners.size)
@@ -173,7 +173,7 @@ class KeyTableSuite extends munit.FunSuite:
           // remove every other lane at once: removals race with the growth of other threads
           if k % 2 == 0 && !t.remove(l) then failures.incrementAndGet()
           k += 1
-    workers.foreach(_.join())
+    workers.foreach(t => weft.testing.Waits.join(t, "a worker of the key table"))
     assertEquals(failures.get, 0)
     assertEquals(t.size, threads * keysPerThread / 2)
     for id <- 0 until threads; k <- 0 until keysPerThread do

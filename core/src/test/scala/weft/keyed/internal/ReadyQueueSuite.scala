@@ -68,7 +68,7 @@ class ReadyQueueSuite extends munit.FunSuite:
                 remaining.decrementAndGet()
               case other => fail(s"unexpected $other")
     start.countDown()
-    threads.foreach(_.join())
+    threads.foreach(t => weft.testing.Waits.join(t, "a producer or consumer of the queue"))
     assertEquals(taken.size, producers * perProducer)
     taken.forEach((v, n) => assertEquals(n.get, 1, s"item $v taken ${n.get} times"))
     assertEquals(outOfOrder.get, 0, "a consumer saw a producer's items out of order")
