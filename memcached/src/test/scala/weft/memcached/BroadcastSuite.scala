@@ -1,0 +1,32 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import weft.Async
+import TestSupport.*
+
+/**
+ * `flushAll`, `version` and `stats` go to every node: one node down never keeps the request
+ * from the others, and the call fails (naming the down node) only after every node was tried.
+ */
+class BroadcastSuite extends munit.FunSuite:
+
+  private def config(servers: Seq[MemcachedServer]) =
+    MemcachedConfig(servers.map(_.address), deadline = 2.seconds, livenessTimeout = 1.second)
+
+  test("regression: flushAll with the first node down still flushes the others"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => c.set(k, b("v")))
+          servers(0).kill()
+          assert(awaitUntil(c.nodeStats(0).state != NodeState.Up), c.toString)
+          val e = intercept[Unavailable](c.flushAll())
+          assert(e.getMessage.contains(servers(0).address), e.getMessage)
+          val live = keys.filter(k => c.nodeFor(k).counters.node != servers(0).address)
+          assert(live.size > 100, live.size)
+          for k <- live do assertEquals(c.get(k), Miss, s"$k on a live node was not flushed")
+          // every node was asked: the live ones answered, the down one failed
+          val versions = intercept[Unavailable](c.version())
+          assert(versions.getMessage.contains(servers(0).address), versions.getMessage)
+          intercept[Unavailable](c.stats())
