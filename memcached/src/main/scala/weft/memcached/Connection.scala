@@ -28,11 +28,15 @@ import weft.{Async, Future, Promise}
  * The reader fiber reads whatever bytes arrive, feeds the [[ReplyParser]] and hands each reply
  * to the head of the in-flight queue, which checks that the reply is its own (opaque, key,
  * kind). Since replies come in request order, the head is the only candidate; anything else
- * means the stream can no longer be trusted: [[ProtocolDesync]] closes the connection.
+ * means the stream can no longer be trusted: [[ProtocolDesync]] closes the connection. The
+ * writer also numbers the requests it puts in flight, and the reader hands the k-th complete
+ * reply only to request number k, which keeps replies read before a close from reaching a
+ * request appended after it, in classic mode too (no opaque there).
  *
  * ==Callers that give up==
  * A caller whose deadline passes, or who is cancelled, completes its request's promise itself
- * and leaves. The request stays where it is: unwritten, the writer drops it; written, its
+ * and leaves. The request stays where it is: unwritten (queued, or held by the writer while it
+ * waits for a window slot), the writer drops it; written, its
  * reply is still read and handed to it, completes nothing, and is counted as a late reply. So
  * a reply can only ever reach the request it answers (`MixUpSuite` runs this 10,000 times).
  *

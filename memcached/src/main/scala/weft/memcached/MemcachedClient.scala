@@ -3,7 +3,7 @@ package weft.memcached
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.concurrent.duration.*
-import scala.util.{Failure, Success, Try}
+import scala.util.{Failure, Try}
 import weft.{Async, CompletionGroup, Future, Resource, await}
 
 /**
@@ -215,13 +215,13 @@ final class MemcachedClient private (
    * outcome instead.
    */
   def version(deadline: FiniteDuration = defaultDeadline)(using Async): Map[String, String] =
-    orThrow(versionByNode(deadline))
+    Broadcast.orThrow(nodes, versionByNode(deadline))
 
   /** Each node's version string or failure, by node: every node is asked. */
   def versionByNode(deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): Map[String, Try[String]] =
-    broadcast(dueAt(deadline), deadline)(() => VersionRequest())
+    Broadcast.run(this, nodes, dueAt(deadline), deadline)(() => VersionRequest())
 
   /**
    * Invalidates every item on every node (after `delay`). Every node gets the request even if
@@ -233,7 +233,10 @@ final class MemcachedClient private (
   ): Unit =
     val due = dueAt(deadline)
     val d = Validate.ttl(delay, nowSeconds, "delay")
-    orThrow(broadcast(due, deadline)(() => FlushRequest(d)))
+    val _ = Broadcast.orThrow(
+      nodes,
+      Broadcast.run(this, nodes, due, deadline)(() => FlushRequest(d))
+    )
 
   /**
    * Each node's `stats`, by node; as [[version]], every node is asked and a failure is thrown
@@ -241,13 +244,13 @@ final class MemcachedClient private (
    */
   def stats(deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): Map[String, Map[String, String]] = orThrow(statsByNode(deadline))
+  ): Map[String, Map[String, String]] = Broadcast.orThrow(nodes, statsByNode(deadline))
 
   /** Each node's `stats` or failure, by node: every node is asked. */
   def statsByNode(deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): Map[String, Try[Map[String, String]]] =
-    broadcast(dueAt(deadline), deadline)(() => StatsRequest())
+    Broadcast.run(this, nodes, dueAt(deadline), deadline)(() => StatsRequest())
 
   /** A snapshot of every node's counters. */
   def nodeStats: IndexedSeq[NodeStats] = nodes.map(_.counters.snapshot)
@@ -400,52 +403,6 @@ final class MemcachedClient private (
 
   /** The node of `key` (see [[Cluster.nodeFor]]). */
   private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)
-
-  /**
-   * Runs a request made by `mk` on every node: each is submitted (a node that refuses it, down
-   * or overloaded, fails only its own entry), then each awaited until `due`; every deadline is
-   * cancelled on the way out. No node's failure keeps the request from the others
-   * (BroadcastSuite's regression test).
-   */
-  private def broadcast[T](due: Long, deadline: FiniteDuration)(mk: () => Request[T])(using
-      Async
-  ): Map[String, Try[T]] =
-    if isClosed then throw ClientClosed("the client is closed")
-    val sent = nodes.map: n =>
-      val r = mk()
-      val left = due - System.nanoTime()
-      val handle: weft.runtime.Scheduler.Cancel | Null =
-        try
-          if left <= 0 then throw lateBeforeSending(n, r, deadline)
-          n.submit(r)
-          armDeadline(n, r, left, deadline)
-        catch
-          case e: MemcachedException =>
-            r.promise.tryComplete(Failure(e))
-            null
-      (n, r, handle)
-    try
-      sent.map: (n, r, _) =>
-        n.counters.node -> (
-          try Success(awaitRequest(r))
-          catch case e: MemcachedException => Failure(e)
-        )
-      .toMap
-    catch
-      case c: CancellationException =>
-        // the caller was cancelled: the requests not awaited yet are abandoned too
-        sent.foreach((_, r, _) => r.promise.tryComplete(Failure(c)))
-        throw c
-    finally sent.foreach((_, _, h) => if h != null then h.cancel())
-
-  /** Every node's value, or the first node's failure with the others' suppressed in it. */
-  private def orThrow[T](byNode: Map[String, Try[T]]): Map[String, T] =
-    val failures = nodes.flatMap(n => byNode.get(n.counters.node)).collect:
-      case Failure(e) => e
-    if failures.isEmpty then byNode.map((n, t) => n -> t.get)
-    else
-      failures.tail.foreach(e => if e ne failures.head then failures.head.addSuppressed(e))
-      throw failures.head
 
 /** Opening clients. */
 object MemcachedClient:

@@ -36,6 +36,7 @@ private[memcached] object MultiGet:
     val single = client.singleNode
     val byNode: Iterable[(Node, IndexedSeq[Int])] =
       if ks.isEmpty then Nil
+      else if due - System.nanoTime() <= 0 then Nil // out of time already: no key is hashed
       else if single != null then List(single -> ks.indices) // no key to hash
       else ks.indices.groupBy(i => client.nodeFor(ks(i)))
     var failures = Map.empty[String, MemcachedException]
@@ -51,6 +52,9 @@ private[memcached] object MultiGet:
         node.submit(req)
         sent += req -> client.armDeadline(node, req, left, deadline)
       catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
+    if byNode.isEmpty && ks.nonEmpty then
+      val late = Timeout(s"multi-get of ${ks.length} keys not sent, its deadline ($deadline) passed")
+      ks.foreach(k => failures += k -> late)
     val requests = sent.result()
     var hits = Map.empty[String, Hit]
     try

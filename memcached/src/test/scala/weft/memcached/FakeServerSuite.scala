@@ -170,6 +170,8 @@ class FakeServerSuite extends munit.FunSuite:
         val second = Barrier()
         node.submit(first)
         node.submit(second)
+        // no deadline is armed on these: wait a bounded time, then fail with what was seen
+        assert(awaitUntil(second.promise.isCompleted), c.nodeStats.head.toString)
         intercept[ConnectionLost](second.promise.future.await)
         c.close() // joins the reader: the counters are final
         assertEquals(c.nodeStats.head.desyncs, 0L, c.nodeStats.head.toString)
