@@ -66,6 +66,7 @@ final class MemcachedClient private (
   def fetch[T](key: String, deadline: FiniteDuration = defaultDeadline)(using
       codec: Codec[T]
   )(using Async): Option[T] =
+    Validate.notNull(codec, "codec")
     get(key, deadline).toOption.map(codec.decode)
 
   /**

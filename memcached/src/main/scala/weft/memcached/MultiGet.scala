@@ -53,7 +53,8 @@ private[memcached] object MultiGet:
         sent += req -> client.armDeadline(node, req, left, deadline)
       catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
     if byNode.isEmpty && ks.nonEmpty then
-      val late = Timeout(s"multi-get of ${ks.length} keys not sent, its deadline ($deadline) passed")
+      val late =
+        Timeout(s"multi-get of ${ks.length} keys not sent, its deadline ($deadline) passed")
       ks.foreach(k => failures += k -> late)
     val requests = sent.result()
     var hits = Map.empty[String, Hit]

@@ -30,3 +30,27 @@ class BroadcastSuite extends munit.FunSuite:
           val versions = intercept[Unavailable](c.version())
           assert(versions.getMessage.contains(servers(0).address), versions.getMessage)
           intercept[Unavailable](c.stats())
+          // the partial result: each node's outcome
+          val byNode = c.versionByNode()
+          assertEquals(byNode.keySet, servers.map(_.address).toSet)
+          assert(byNode(servers(0).address).failed.get.isInstanceOf[Unavailable], byNode)
+          assert(servers.drop(1).forall(s => byNode(s.address).isSuccess), byNode)
+          val stats = c.statsByNode()
+          assert(servers.drop(1).forall(s => stats(s.address).get.contains("pid")), stats)
+          assertEquals(c.nodeStats.map(_.inFlight), IndexedSeq(0, 0, 0))
+
+  test("two nodes down: the first one's failure is thrown, the other's is suppressed in it"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          servers(0).kill()
+          servers(2).kill()
+          assert(awaitUntil(c.nodeStats(0).state != NodeState.Up), c.toString)
+          assert(awaitUntil(c.nodeStats(2).state != NodeState.Up), c.toString)
+          val e = intercept[Unavailable](c.version())
+          assert(e.getMessage.contains(servers(0).address), e.getMessage)
+          assertEquals(
+            e.getSuppressed.toSeq.map(_.getMessage.contains(servers(2).address)),
+            Seq(true)
+          )
+          assert(c.versionByNode()(servers(1).address).isSuccess)
