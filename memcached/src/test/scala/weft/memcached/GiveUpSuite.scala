@@ -63,6 +63,8 @@ class GiveUpSuite extends munit.FunSuite:
               (b(v), 0)
             def decode(h: Hit): String = h.string
           intercept[Timeout](c.put("k", "v", deadline = 20.millis)(using slow))
+          // and from a virtual thread
+          Future(intercept[Timeout](c.put("k", "v", deadline = 20.millis)(using slow))).await
           assertEquals(c.get("k"), Miss, "a call past its deadline was still sent")
 
   test("regression: the deadline of a multi-get covers reading and grouping its keys"):

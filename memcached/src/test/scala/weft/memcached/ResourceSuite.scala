@@ -113,5 +113,6 @@ class ResourceSuite extends munit.FunSuite:
         val e = intercept[ClientClosed](c.get("k"))
         assert(!e.retriable)
         intercept[ClientClosed](c.getMulti(Seq("k")))
+        Future(intercept[ClientClosed](c.set("k", b("v")))).await // a virtual caller too
         assertEquals(c.nodeStats.head.state, NodeState.Closed)
         assertEquals(server.awaitNoClientConnections(), 0)
