@@ -54,3 +54,16 @@ class BroadcastSuite extends munit.FunSuite:
             Seq(true)
           )
           assert(c.versionByNode()(servers(1).address).isSuccess)
+
+  test("every deadline a broadcast armed is cancelled, also when a later node is down"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          servers(2).kill()
+          assert(awaitUntil(c.nodeStats(2).state != NodeState.Up), c.toString)
+          val scheduler = summon[Async].support.scheduler
+          val before = scheduler.pendingCount
+          for _ <- 0 until 50 do intercept[Unavailable](c.version(deadline = 1.hour))
+          // two live nodes per call: a hundred one-hour timers if they were left armed
+          val left = scheduler.pendingCount - before
+          assert(left < 25, s"$left deadlines still pending after the calls returned")
