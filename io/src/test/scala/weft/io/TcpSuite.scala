@@ -77,6 +77,31 @@ class TcpSuite extends munit.FunSuite:
           c.readFully(rest.limit(4)).await
           assertEquals(str(rest.flip()), "rest")
 
+  test("readLine mixed with readExactly larger than the read-ahead: every byte in order"):
+    // the record after each line is larger than the read buffer: part of it is already read
+    // ahead with the line, the rest comes straight from the socket; then lines again
+    val block = TestFiles.text(40 * 1024)
+    val stream = s"VALUE a 0 ${block.length}\r\n$block\r\nVALUE b 0 ${block.length}\r\n" +
+      s"${block.reverse}\r\nEND\r\n"
+    Async.blocking:
+      for bufferSize <- Seq(16, TcpConnection.DefaultBufferSize); pieces <- Seq(1, 7, 300) do
+        // the stream in `pieces` writes, so reads see it split at different places
+        val server: Handler = c =>
+          for part <- stream.getBytes(UTF_8).grouped(stream.length / pieces + 1) do
+            c.write(ByteBuffer.wrap(part)).await
+            Thread.sleep(1)
+        withServer(server): port =>
+          val c = TcpConnection.connect("127.0.0.1", port, bufferSize = bufferSize).await
+          try
+            val where = s"buffer $bufferSize, $pieces writes"
+            assertEquals(c.readLine().await, s"VALUE a 0 ${block.length}", where)
+            assertEquals(str(c.readExactly(block.length + 2).await), block + "\r\n", where)
+            assertEquals(c.readLine().await, s"VALUE b 0 ${block.length}", where)
+            assertEquals(str(c.readExactly(block.length).await), block.reverse, where)
+            assertEquals(c.readLine().await, "", where)
+            assertEquals(c.readLine().await, "END", where)
+          finally c.close()
+
   test("a large payload is read fully straight into the caller's buffer"):
     val payload = TestFiles.text(3 * 1024 * 1024)
     Async.blocking:

@@ -28,11 +28,15 @@ import weft.{Async, Future, Promise}
  * The reader fiber reads whatever bytes arrive, feeds the [[ReplyParser]] and hands each reply
  * to the head of the in-flight queue, which checks that the reply is its own (opaque, key,
  * kind). Since replies come in request order, the head is the only candidate; anything else
- * means the stream can no longer be trusted: [[ProtocolDesync]] closes the connection.
+ * means the stream can no longer be trusted: [[ProtocolDesync]] closes the connection. The
+ * writer also numbers the requests it puts in flight, and the reader hands the k-th complete
+ * reply only to request number k, which keeps replies read before a close from reaching a
+ * request appended after it, in classic mode too (no opaque there).
  *
  * ==Callers that give up==
  * A caller whose deadline passes, or who is cancelled, completes its request's promise itself
- * and leaves. The request stays where it is: unwritten, the writer drops it; written, its
+ * and leaves. The request stays where it is: unwritten (queued, or held by the writer while it
+ * waits for a window slot), the writer drops it; written, its
  * reply is still read and handed to it, completes nothing, and is counted as a late reply. So
  * a reply can only ever reach the request it answers (`MixUpSuite` runs this 10,000 times).
  *
@@ -59,6 +63,8 @@ final private[memcached] class Connection private (
   @volatile private var replies: Long = 0L
   @volatile private var writer: Future[Unit] | Null = null
   @volatile private var reader: Future[Unit] | Null = null
+  // the number (`Request.seq`) of the request the next complete reply answers; the reader's own
+  private var nextReply: Long = 1L
 
   /** Completed with the reason when the connection closes. */
   def closed: Future[MemcachedException] = closedPromise.future
@@ -102,7 +108,17 @@ final private[memcached] class Connection private (
 
   /** Closes the connection (idempotent): fails every pending request with `why`. */
   def close(why: MemcachedException): Unit =
-    if reason.compareAndSet(null, why) then
+    val _ = tryClose(why)
+
+  /**
+   * [[close]], returning whether this call closed it (`false`: it was closed already). A
+   * `desync` that closes it is counted before any call fails, so a caller that sees its
+   * [[ProtocolDesync]] sees the count too.
+   */
+  private def tryClose(why: MemcachedException, desync: Boolean = false): Boolean =
+    val closing = reason.compareAndSet(null, why)
+    if closing then
+      if desync then counters.desyncs.incrementAndGet()
       // closing the channel ends a read or write blocked on it (AsynchronousCloseException)
       try socket.close()
       catch case _: java.io.IOException => ()
@@ -110,6 +126,7 @@ final private[memcached] class Connection private (
       if w != null then w.cancel()
       drain()
       closedPromise.tryComplete(scala.util.Success(why))
+    closing
 
   /**
    * After [[close]]: waits until the reader has ended (its read failed on the closed socket)
@@ -143,6 +160,7 @@ final private[memcached] class Connection private (
   private def writeLoop()(using Async): Unit =
     val out = ByteSink(64 * 1024)
     var nextOpaque = 1
+    var nextSeq = 1L
     // the request taken from the queue and not yet in flight: failed here if the loop ends
     // while holding it (ResourceSuite's regression test: close while the window is full)
     var held: Request[?] | Null = null
@@ -161,13 +179,19 @@ final private[memcached] class Connection private (
             if !window.tryAcquire() then
               flush()
               window.acquire()
-            req.opaque = nextOpaque
-            nextOpaque += req.opaques
-            req.encode(out, meta)
-            req.writtenAt = System.nanoTime()
-            counters.inFlight.incrementAndGet()
-            inFlight.add(req)
-            if isClosed then drain()
+            // the caller may have given up while the writer waited for a slot: such a request
+            // is never written either (GiveUpSuite's regression test)
+            if req.promise.isCompleted then window.release()
+            else
+              req.opaque = nextOpaque
+              nextOpaque += req.opaques
+              req.seq = nextSeq
+              nextSeq += 1
+              req.encode(out, meta)
+              req.writtenAt = System.nanoTime()
+              counters.inFlight.incrementAndGet()
+              inFlight.add(req)
+              if isClosed then drain()
           held = null
           if out.size >= 64 * 1024 then flush()
           held = queue.poll()
@@ -203,23 +227,35 @@ final private[memcached] class Connection private (
           lastRead = System.nanoTime()
           parser.feed(buf.array, 0, n)
           var reply = parser.next()
-          while reply != null do
-            dispatch(reply)
-            reply = parser.next()
+          while reply != null && dispatch(reply) do reply = parser.next()
     catch
       case d: ProtocolDesync =>
-        counters.desyncs.incrementAndGet()
-        close(ProtocolDesync(s"${counters.node}: ${d.getMessage}"))
+        // counted only if the desync is what closed the connection: replies read before
+        // someone else closed it are not a desync (FakeServerSuite's regression test)
+        val _ = tryClose(ProtocolDesync(s"${counters.node}: ${d.getMessage}"), desync = true)
       case _: java.util.concurrent.CancellationException => ()
       case e: Throwable =>
         close(ConnectionLost(s"${counters.node}: read failed: ${e.getMessage}", e))
 
-  /** Hands `reply` to the oldest in-flight request; removes it when complete. */
-  private def dispatch(reply: Reply): Unit =
+  /**
+   * Hands `reply` to the oldest in-flight request; removes it when complete. Returns `false`,
+   * handing it to no one, once the connection is closed and the reply is not the head's.
+   *
+   * A close drains the in-flight queue while replies read before it are still being handed
+   * out, and the writer may append a request between a close and its own drain. The request
+   * numbers make this exact in both protocols (classic replies carry no opaque): the k-th
+   * complete reply answers the k-th request written, so a head whose number is not the next
+   * reply's came after a drain and must not take it.
+   */
+  private def dispatch(reply: Reply): Boolean =
     val head = inFlight.peek()
-    if head == null then throw ProtocolDesync(s"reply \"$reply\" with no request in flight")
+    if head == null || head.seq != nextReply then
+      if isClosed then return false
+      if head == null then throw ProtocolDesync(s"reply \"$reply\" with no request in flight")
+      throw ProtocolDesync(s"reply number $nextReply reached request number ${head.seq}")
     val abandoned = head.promise.isCompleted
     if head.accept(reply, meta) then
+      nextReply += 1
       replies += 1
       if abandoned then counters.lateReplies.incrementAndGet()
       val removed = inFlight.poll()
@@ -228,6 +264,7 @@ final private[memcached] class Connection private (
         window.release()
         // a concurrent close drained the head already: whatever we removed instead is failed
         if removed ne head then removed.promise.tryComplete(Failure(reason.get.nn))
+    true
 
 /** Opening connections. */
 private[memcached] object Connection:

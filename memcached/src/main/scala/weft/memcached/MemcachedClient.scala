@@ -3,7 +3,7 @@ package weft.memcached
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.concurrent.duration.*
-import scala.util.{Failure, Success}
+import scala.util.{Failure, Try}
 import weft.{Async, CompletionGroup, Future, Resource, await}
 
 /**
@@ -46,33 +46,40 @@ final class MemcachedClient private (
 
   /** The item under `key`: a [[Hit]] (CAS token 0) or [[Miss]]. */
   def get(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    keyed(key, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = -1))
+    val due = dueAt(deadline)
+    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = -1))
 
   /** The item under `key` with its CAS token (for [[cas]]). */
   def gets(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    keyed(key, deadline)(k => GetRequest(k, binary, withCas = true, touchTtl = -1))
+    val due = dueAt(deadline)
+    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = true, touchTtl = -1))
 
   /** The item under `key`, its TTL reset to `ttl`. */
   def getAndTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(
       using Async
   ): GetResult =
+    val due = dueAt(deadline)
     val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = t))
+    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = t))
 
   /** The value under `key` decoded by `codec`, if any. */
   def fetch[T](key: String, deadline: FiniteDuration = defaultDeadline)(using
       codec: Codec[T]
   )(using Async): Option[T] =
+    Validate.notNull(codec, "codec")
     get(key, deadline).toOption.map(codec.decode)
 
   /**
    * Many keys at once (repeats read once): split per node into chunks, each one `get` line (quiet
    * `mg` lines for base64 keys), all sent before any reply is awaited, read while they are
-   * written. A node that fails fails only its own keys.
+   * written. A node that fails fails only its own keys (in [[MultiGetResult.failures]]); a
+   * call on a closed client throws [[ClientClosed]], as every other call does.
    */
   def getMulti(keys: Iterable[String], deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): MultiGetResult = MultiGet.run(this, MultiGet.distinct(keys), deadline)
+  ): MultiGetResult =
+    val due = dueAt(deadline)
+    MultiGet.run(this, keys, due, deadline)
 
   // ---- writes
 
@@ -96,11 +103,7 @@ final class MemcachedClient private (
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): Unit =
-    store(StoreMode.Set, key, value, flags, ttl, 0L, deadline) match
-      case StoreResult.Stored => ()
-      case other =>
-        throw ServerError(s"set $key: the server answered $other to an unconditional store")
+  )(using Async): Unit = setUntil(key, value, flags, ttl, dueAt(deadline), deadline)
 
   /** Stores `value` under `key` only if there is no item. */
   def add(
@@ -109,7 +112,8 @@ final class MemcachedClient private (
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): StoreResult = store(StoreMode.Add, key, value, flags, ttl, 0L, deadline)
+  )(using Async): StoreResult =
+    store(StoreMode.Add, key, value, flags, ttl, 0L, dueAt(deadline), deadline)
 
   /** Stores `value` under `key` only if there is an item. */
   def replace(
@@ -118,17 +122,20 @@ final class MemcachedClient private (
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): StoreResult = store(StoreMode.Replace, key, value, flags, ttl, 0L, deadline)
+  )(using Async): StoreResult =
+    store(StoreMode.Replace, key, value, flags, ttl, 0L, dueAt(deadline), deadline)
 
   /** Appends `value` to the item's value (flags and TTL unchanged). */
   def append(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): StoreResult = store(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline)
+  ): StoreResult =
+    store(StoreMode.Append, key, value, 0, Duration.Zero, 0L, dueAt(deadline), deadline)
 
   /** Prepends `value` to the item's value (flags and TTL unchanged). */
   def prepend(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): StoreResult = store(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline)
+  ): StoreResult =
+    store(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, dueAt(deadline), deadline)
 
   /** Stores `value` only if the item's CAS token is still `cas` (from [[gets]]). */
   def cas(
@@ -139,12 +146,15 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
+    val due = dueAt(deadline)
     if cas == 0 then throw InvalidArgument("a CAS token is never 0")
-    store(StoreMode.Set, key, value, flags, ttl, cas, deadline)
+    store(StoreMode.Set, key, value, flags, ttl, cas, due, deadline)
 
   /**
    * Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`): a [[set]], with its
-   * `ttl` (zero: never expires) and `deadline`.
+   * `ttl` (zero: never expires) and `deadline`, which covers the encoding too.
+   * @throws InvalidArgument
+   *   if `value` is null
    */
   def put[T](
       key: String,
@@ -152,24 +162,33 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using codec: Codec[T])(using Async): Unit =
+    val due = dueAt(deadline)
+    Validate.notNull(value, "value")
+    Validate.notNull(codec, "codec")
     val (bytes, flags) = codec.encode(value)
-    set(key, bytes, flags, ttl, deadline)
+    setUntil(key, bytes, flags, ttl, due, deadline)
 
   /** Deletes the item; `true` if there was one. */
   def delete(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): Boolean =
-    keyed(key, deadline)(k => DeleteRequest(k, binary))
+    val due = dueAt(deadline)
+    keyed(key, due, deadline)(k => DeleteRequest(k, binary))
 
   /** Resets the item's TTL; `true` if there was an item. */
   def touch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): Boolean =
+    val due = dueAt(deadline)
     val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, deadline)(k => TouchRequest(k, binary, t))
+    keyed(key, due, deadline)(k => TouchRequest(k, binary, t))
 
   /**
    * Adds `delta` to the counter (an unsigned 64-bit decimal value); its new value, or `None`
    * if there is no item and no `initial` value was given. With `initial`, a missing counter is
    * created with that value (and `ttl`).
+   *
+   * The counter is unsigned 64-bit and the result carries its 64 bits in a `Long`: a value at
+   * or above 2^63^ reads as negative; `java.lang.Long.toUnsignedString` or `compareUnsigned`
+   * read it as the server does (past 2^64^ - 1 the server wraps to 0).
    */
   def incr(
       key: String,
@@ -190,26 +209,58 @@ final class MemcachedClient private (
 
   // ---- servers
 
-  /** Each node's version string, by node. */
+  /**
+   * Each node's version string, by node. The request goes to every node, whatever the others
+   * do; if one fails, the call throws that failure once every node has answered or failed
+   * (the other nodes' failures are attached as suppressed). [[versionByNode]] gives each node's
+   * outcome instead.
+   */
   def version(deadline: FiniteDuration = defaultDeadline)(using Async): Map[String, String] =
-    broadcast(deadline)(() => VersionRequest())
+    Broadcast.orThrow(nodes, versionByNode(deadline))
 
-  /** Invalidates every item on every node (after `delay`). */
+  /** Each node's version string or failure, by node: every node is asked. */
+  def versionByNode(deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): Map[String, Try[String]] =
+    Broadcast.run(this, nodes, dueAt(deadline), deadline)(() => VersionRequest())
+
+  /**
+   * Invalidates every item on every node (after `delay`). Every node gets the request even if
+   * one is down; the call then throws that node's failure (others suppressed) once every node
+   * has answered or failed.
+   */
   def flushAll(delay: FiniteDuration = Duration.Zero, deadline: FiniteDuration = defaultDeadline)(
       using Async
   ): Unit =
-    val d = Validate.ttl(delay, nowSeconds)
-    broadcast(deadline)(() => FlushRequest(d))
+    val due = dueAt(deadline)
+    val d = Validate.ttl(delay, nowSeconds, "delay")
+    val _ = Broadcast.orThrow(
+      nodes,
+      Broadcast.run(this, nodes, due, deadline)(() => FlushRequest(d))
+    )
 
-  /** Each node's `stats`, by node. */
+  /**
+   * Each node's `stats`, by node; as [[version]], every node is asked and a failure is thrown
+   * once all have answered. [[statsByNode]] gives each node's outcome instead.
+   */
   def stats(deadline: FiniteDuration = defaultDeadline)(using
       Async
-  ): Map[String, Map[String, String]] = broadcast(deadline)(() => StatsRequest())
+  ): Map[String, Map[String, String]] = Broadcast.orThrow(nodes, statsByNode(deadline))
+
+  /** Each node's `stats` or failure, by node: every node is asked. */
+  def statsByNode(deadline: FiniteDuration = defaultDeadline)(using
+      Async
+  ): Map[String, Try[Map[String, String]]] =
+    Broadcast.run(this, nodes, dueAt(deadline), deadline)(() => StatsRequest())
 
   /** A snapshot of every node's counters. */
   def nodeStats: IndexedSeq[NodeStats] = nodes.map(_.counters.snapshot)
 
-  /** Closes the client: pending calls fail with [[ClientClosed]]; its fibers are joined. */
+  /**
+   * Closes the client: pending calls fail with [[ClientClosed]]; its fibers are joined. The end
+   * of the scope that opened it stops it too: later calls then fail with [[ClientClosed]] as
+   * well, and `close` still joins what is left.
+   */
   def close(): Unit =
     if closed.compareAndSet(false, true) then
       nodes.foreach(_.stop(ClientClosed("the client is closed")))
@@ -222,9 +273,36 @@ final class MemcachedClient private (
 
   // ---- internals
 
-  private[memcached] def isClosed: Boolean = closed.get
+  /**
+   * Closed by [[close]], or by the end of the scope that opened it (its group is then
+   * cancelled): either way calls fail with [[ClientClosed]] (ResourceSuite's regression test).
+   */
+  private[memcached] def isClosed: Boolean = closed.get || group.isCancelled
+
+  /**
+   * The `System.nanoTime` by which a call with `deadline` must complete, taken when the call
+   * starts, so that the client's own work (encoding, validating and grouping keys) counts
+   * against it (GiveUpSuite's regression tests). Capped far in the future (a century) so the
+   * arithmetic on it never wraps.
+   */
+  private[memcached] def dueAt(deadline: FiniteDuration): Long =
+    System.nanoTime() + math.min(Validate.deadline(deadline), MemcachedClient.MaxDeadlineNanos)
 
   private def nowSeconds: Long = System.currentTimeMillis() / 1000
+
+  /** An unconditional store: any answer but "stored" is a [[ServerError]]. */
+  private def setUntil(
+      key: String,
+      value: Array[Byte],
+      flags: Int,
+      ttl: FiniteDuration,
+      due: Long,
+      deadline: FiniteDuration
+  )(using Async): Unit =
+    store(StoreMode.Set, key, value, flags, ttl, 0L, due, deadline) match
+      case StoreResult.Stored => ()
+      case other =>
+        throw ServerError(s"set $key: the server answered $other to an unconditional store")
 
   private def store(
       mode: StoreMode,
@@ -233,11 +311,12 @@ final class MemcachedClient private (
       flags: Int,
       ttl: FiniteDuration,
       cas: Long,
+      due: Long,
       deadline: FiniteDuration
   )(using Async): StoreResult =
     Validate.value(value, config.maxValueSize)
     val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, deadline)(k => StoreRequest(k, binary, mode, value, flags, t, cas))
+    keyed(key, due, deadline)(k => StoreRequest(k, binary, mode, value, flags, t, cas))
 
   private def arith(
       increment: Boolean,
@@ -247,36 +326,53 @@ final class MemcachedClient private (
       ttl: FiniteDuration,
       deadline: FiniteDuration
   )(using Async): Option[Long] =
+    val due = dueAt(deadline)
     Validate.counter("delta", delta)
+    Validate.notNull(initial, "initial value")
     initial.foreach(Validate.counter("initial value", _))
     val t = Validate.ttl(ttl, nowSeconds)
     val init = if meta then initial.getOrElse(-1L) else -1L
-    val first = keyed(key, deadline)(k => ArithRequest(k, binary, increment, delta, init, t))
+    val first = keyed(key, due, deadline)(k => ArithRequest(k, binary, increment, delta, init, t))
     (first, initial) match
       case (None, Some(v)) if !meta =>
-        // classic commands have no initial value: create the counter, or count if we lost a race
+        // classic commands have no initial value: create the counter, or count if we lost a
+        // race; the three requests share the call's one deadline
         val text = v.toString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)
-        if store(StoreMode.Add, key, text, 0, ttl, 0L, deadline) == StoreResult.Stored then Some(v)
-        else keyed(key, deadline)(k => ArithRequest(k, binary, increment, delta, -1L, t))
+        if store(StoreMode.Add, key, text, 0, ttl, 0L, due, deadline) == StoreResult.Stored then
+          Some(v)
+        else keyed(key, due, deadline)(k => ArithRequest(k, binary, increment, delta, -1L, t))
       case _ => first
 
   /** Validates `key`, builds the request and runs it on the key's node. */
-  private def keyed[T](key: String, deadline: FiniteDuration)(mk: Array[Byte] => Request[T])(
-      using Async
-  ): T =
-    val nanos = Validate.deadline(deadline)
+  private def keyed[T](key: String, due: Long, deadline: FiniteDuration)(
+      mk: Array[Byte] => Request[T]
+  )(using Async): T =
     val req = mk(Validate.key(key, binary))
-    run(nodeFor(key), req, nanos, deadline)
+    run(nodeFor(key), req, due, deadline)
 
-  /** Submits `req` to `node` and waits for it until the deadline. */
-  private[memcached] def run[T](node: Node, req: Request[T], nanos: Long, deadline: FiniteDuration)(
+  /**
+   * Submits `req` to `node` and waits for it until `due`; a call already out of time is not
+   * submitted at all.
+   */
+  private[memcached] def run[T](node: Node, req: Request[T], due: Long, deadline: FiniteDuration)(
       using async: Async
   ): T =
-    if closed.get then throw ClientClosed("the client is closed")
+    if isClosed then throw ClientClosed("the client is closed")
+    val left = due - System.nanoTime()
+    if left <= 0 then throw lateBeforeSending(node, req, deadline)
     node.submit(req)
-    val handle = armDeadline(node, req, nanos, deadline)
+    val handle = armDeadline(node, req, left, deadline)
     try awaitRequest(req)
     finally handle.cancel()
+
+  /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
+  private[memcached] def lateBeforeSending(
+      node: Node,
+      req: Request[?],
+      deadline: FiniteDuration
+  ): Timeout =
+    node.counters.timeouts.incrementAndGet()
+    Timeout(s"${node.counters.node}: $req not sent, the call's deadline ($deadline) passed first")
 
   /** Fails `req` with [[Timeout]] after `nanos`, unless it completed first. */
   private[memcached] def armDeadline(
@@ -309,24 +405,15 @@ final class MemcachedClient private (
   /** The node of `key` (see [[Cluster.nodeFor]]). */
   private[memcached] def nodeFor(key: String): Node = cluster.nodeFor(key)
 
-  /** Runs a request made by `mk` on every node; the first failure is thrown. */
-  private def broadcast[T](deadline: FiniteDuration)(mk: () => Request[T])(using
-      Async
-  ): Map[String, T] =
-    val nanos = Validate.deadline(deadline)
-    if closed.get then throw ClientClosed("the client is closed")
-    val sent = nodes.map: n =>
-      val r = mk()
-      n.submit(r)
-      (n, r, armDeadline(n, r, nanos, deadline))
-    try sent.map((n, r, _) => n.counters.node -> awaitRequest(r)).toMap
-    finally sent.foreach((_, _, h) => h.cancel())
-
 /** Opening clients. */
 object MemcachedClient:
 
+  /** The longest time a deadline counts: a century, so that `now + deadline` never wraps. */
+  private val MaxDeadlineNanos: Long = 100L * 365 * 24 * 3600 * 1_000_000_000L
+
   /** The client as a resource: opened on acquisition, closed (and joined) on release. */
   def resource(config: MemcachedConfig): Resource[MemcachedClient] =
+    Validate.notNull(config, "config")
     Resource(open(config), _.close())
 
   /**
@@ -337,6 +424,7 @@ object MemcachedClient:
    *   for a malformed server address or an unknown host
    */
   def open(config: MemcachedConfig)(using async: Async): MemcachedClient =
+    Validate.notNull(config, "config")
     val cluster = Cluster(config)
     val group = CompletionGroup()
     group.link(async.group)

@@ -19,7 +19,9 @@ enum FailureMode:
    * Send the call to the next live node of the Ketama rehash sequence (spymemcached's: the key
    * hashed again as `"<try>" + key`, tries 0 to 6), or if all seven tries are down, to the next
    * live node in list order. Reads may then miss and writes land on a
-   * node that will not serve the key once its own node is back.
+   * node that will not serve the key once its own node is back; and that parked copy stays: a
+   * second outage of the same node reads it again, older than the last acknowledged write
+   * (ADR 0020). Use fail fast when a stale read matters, or short TTLs.
    */
   case Redistribute
 
@@ -30,7 +32,7 @@ enum FailureMode:
  * MemcachedConfig("127.0.0.1:11211")                                  // one server
  * MemcachedConfig(Seq("cache1:11211", "cache2:11211"), deadline = 200.millis)
  * }}}
- * A setting out of range fails at construction with [[InvalidArgument]].
+ * A setting out of range (or null) fails at construction with [[InvalidArgument]] naming it.
  *
  * @param servers
  *   `host:port` of each node (at least one); host names are resolved once, when the client
@@ -92,14 +94,24 @@ final case class MemcachedConfig(
     binaryKeys: Boolean = false,
     multiGetChunk: Int = 256
 ):
+  // every setting is checked here, nulls included, so a bad one fails at construction with a
+  // message naming it (RefusedCallsSuite's regression test)
+  Validate.notNull(servers, "servers")
   if servers.isEmpty then throw InvalidArgument("a client needs at least one server")
+  servers.foreach(Validate.notNull(_, "server address"))
+  Validate.notNull(protocol, "protocol")
+  Validate.notNull(locator, "locator")
+  locator match
+    case Locator.Ketama(naming) => Validate.notNull(naming, "locator's node naming")
+    case _                      => ()
+  Validate.notNull(failureMode, "failureMode")
   if binaryKeys && protocol != Protocol.Meta then
     throw InvalidArgument("base64 keys need the meta protocol")
   Validate.deadline(deadline)
-  Validate.deadline(connectTimeout)
-  Validate.deadline(livenessTimeout)
-  Validate.deadline(reconnectBase)
-  Validate.deadline(reconnectMax)
+  Validate.deadline(connectTimeout, "connectTimeout")
+  Validate.deadline(livenessTimeout, "livenessTimeout")
+  Validate.deadline(reconnectBase, "reconnectBase")
+  Validate.deadline(reconnectMax, "reconnectMax")
   for (name, v) <- Seq(
       "maxValueSize" -> maxValueSize,
       "maxReplyValueSize" -> maxReplyValueSize,

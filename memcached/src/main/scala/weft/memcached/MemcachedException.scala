@@ -38,7 +38,10 @@ final class ClientError(message: String) extends MemcachedException(message):
 final class ServerError(message: String) extends MemcachedException(message):
   def retriable: Boolean = true
 
-/** The call's deadline passed first. Its reply, if one comes, is read and discarded. */
+/**
+ * The call's deadline passed first. Its reply, if one comes, is read and discarded; a request
+ * still unsent when the deadline passed (the deadline counts from the call) is never sent.
+ */
 final class Timeout(message: String) extends MemcachedException(message):
   def retriable: Boolean = true
 

@@ -8,45 +8,58 @@ import weft.Async
 
 /**
  * A multi-key read: keys validated, grouped by node, cut into chunks of `multiGetChunk` keys,
- * every chunk submitted before any is awaited (each node's writer sends them while its reader
+ * every chunk submitted (its deadline armed) before any is awaited (each node's writer sends them while its reader
  * takes the replies, so a large read never waits on full socket buffers), then every chunk
  * awaited with the one deadline. A chunk that fails (its node down, overloaded, lost) fails
  * only its keys. `MultiGetSuite` reads 50,000 keys and 200 values of 100 KiB.
  */
 private[memcached] object MultiGet:
 
-  /** Runs the read for distinct `keys`. */
-  def run(client: MemcachedClient, keys: IndexedSeq[String], deadline: FiniteDuration)(using
-      Async
+  /**
+   * Runs the read for `keys` (repeats read once), due by `due` (`System.nanoTime`, taken when
+   * the call started: reading, validating and grouping the keys count against the deadline,
+   * and a chunk out of time before it is sent is not sent, GiveUpSuite's regression test).
+   * @throws ClientClosed
+   *   if the client is closed (a close racing the call fails its chunks' keys instead)
+   */
+  def run(client: MemcachedClient, keys: Iterable[String], due: Long, deadline: FiniteDuration)(
+      using Async
   ): MultiGetResult =
-    val nanos = Validate.deadline(deadline)
+    Validate.notNull(keys, "keys")
+    if client.isClosed then throw ClientClosed("the client is closed")
     val binary = client.config.binaryKeys
     // arrays: the requests index their keys once per reply
-    val array = keys.toArray
+    val array = distinct(keys).toArray
     val ks = ArraySeq.unsafeWrapArray(array)
     val encoded = ArraySeq.unsafeWrapArray(array.map(Validate.key(_, binary)))
     val chunk = client.config.multiGetChunk
     val single = client.singleNode
     val byNode: Iterable[(Node, IndexedSeq[Int])] =
-      if keys.isEmpty then Nil
+      if ks.isEmpty then Nil
+      else if due - System.nanoTime() <= 0 then Nil // out of time already: no key is hashed
       else if single != null then List(single -> ks.indices) // no key to hash
       else ks.indices.groupBy(i => client.nodeFor(ks(i)))
     var failures = Map.empty[String, MemcachedException]
-    val sent = Vector.newBuilder[(Node, MultiGetRequest)]
+    val sent = Vector.newBuilder[(MultiGetRequest, weft.runtime.Scheduler.Cancel)]
     for (node, idx) <- byNode; part <- chunks(idx, chunk) do
       val req =
         if part.length == ks.length then MultiGetRequest(ks, encoded, binary)
         else MultiGetRequest(part.map(ks), part.map(encoded), binary)
       try
         if client.isClosed then throw ClientClosed("the client is closed")
+        val left = due - System.nanoTime()
+        if left <= 0 then throw client.lateBeforeSending(node, req, deadline)
         node.submit(req)
-        sent += node -> req
+        sent += req -> client.armDeadline(node, req, left, deadline)
       catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
+    if byNode.isEmpty && ks.nonEmpty then
+      val late =
+        Timeout(s"multi-get of ${ks.length} keys not sent, its deadline ($deadline) passed")
+      ks.foreach(k => failures += k -> late)
     val requests = sent.result()
-    val handles = requests.map((n, r) => client.armDeadline(n, r, nanos, deadline))
     var hits = Map.empty[String, Hit]
     try
-      for (_, r) <- requests do
+      for (r, _) <- requests do
         try
           val h = client.awaitRequest(r)
           // one chunk (the common case) is the whole result: no copy
@@ -54,13 +67,13 @@ private[memcached] object MultiGet:
         catch case e: MemcachedException => r.keys.foreach(k => failures += k -> e)
     catch
       case c: CancellationException =>
-        requests.foreach((_, r) => r.promise.tryComplete(Failure(c)))
+        requests.foreach((r, _) => r.promise.tryComplete(Failure(c)))
         throw c
-    finally handles.foreach(_.cancel())
+    finally requests.foreach((_, h) => h.cancel())
     MultiGetResult(hits, failures)
 
   /** `keys` without repeats, in their order; copied only if some key repeats. */
-  def distinct(keys: Iterable[String]): IndexedSeq[String] =
+  private def distinct(keys: Iterable[String]): IndexedSeq[String] =
     val seq = keys.toIndexedSeq
     val seen = java.util.HashSet[String](seq.length * 2)
     if seq.forall(seen.add) then seq else seq.distinct

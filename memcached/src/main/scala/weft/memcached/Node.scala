@@ -90,6 +90,11 @@ final private[memcached] class Node(
         else failures += 1
         if !stopped then sleep(backoff(failures))
     finally
+      // the supervisor ends only with the client: by close, or by the end of the scope that
+      // opened it; either way later calls fail with ClientClosed, not a retriable Unavailable
+      // (ResourceSuite's regression test)
+      stopped = true
+      counters.state = NodeState.Closed
       firstAttempt.tryComplete(scala.util.Success(()))
       val c = current
       if c != null then c.close(ClientClosed(s"${counters.node}: the client is closed"))
@@ -113,8 +118,19 @@ final private[memcached] class Node(
 
   /** The delay before attempt number `failures` (>= 1): exponential, capped, jittered. */
   private def backoff(failures: Int): FiniteDuration =
-    val base = config.reconnectBase.toNanos
-    val max = config.reconnectMax.toNanos
-    val full = if failures >= 30 then max else math.min(max, base << (failures - 1).max(0))
+    val full =
+      Node.backoffNanos(config.reconnectBase.toNanos, config.reconnectMax.toNanos, failures)
     val jittered = full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1)
     FiniteDuration(jittered, "ns")
+
+/** The reconnection schedule. */
+private[memcached] object Node:
+
+  /**
+   * `base * 2^(failures - 1)` nanoseconds, at most `max`. Saturating: shifting a large base
+   * (a reconnectBase of hours) wrapped to a negative delay, which is no delay at all, a
+   * reconnection storm (ValidateSuite's regression test).
+   */
+  def backoffNanos(base: Long, max: Long, failures: Int): Long =
+    val shift = (failures - 1).max(0)
+    if shift >= 62 || base > (max >> shift) then max else base << shift

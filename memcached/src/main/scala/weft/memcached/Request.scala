@@ -23,6 +23,12 @@ abstract private[memcached] class Request[T]:
   /** The first opaque number, set by the writer. */
   var opaque: Int = 0
 
+  /**
+   * The request's number on its connection (1, 2, ... in the order written), set by the
+   * writer; the reader hands the k-th complete reply only to request number k.
+   */
+  var seq: Long = 0L
+
   /** `System.nanoTime` when written (for liveness), set by the writer. */
   @volatile var writtenAt: Long = 0L
 

@@ -29,10 +29,19 @@ private[memcached] object Validate:
    * The key as written on the wire: its UTF-8 bytes, or in base64 mode (`binary`) the base64 of
    * them (sent with the meta `b` flag).
    * @throws InvalidKey
-   *   if empty, too long, or (text mode) holding a byte <= 0x20 or 0x7F
+   *   if null, empty, too long, not valid UTF-16 (a lone surrogate), or (text mode) holding a
+   *   byte <= 0x20 or 0x7F
    */
   def key(key: String, binary: Boolean): Array[Byte] =
     if key == null then throw InvalidKey("the key is null")
+    // `getBytes` would replace a lone surrogate by '?' without a word, so "k\uD800" would be
+    // sent as "k?" and read or overwrite that other key (RefusedCallsSuite's regression test)
+    val bad = loneSurrogate(key)
+    if bad >= 0 then
+      throw InvalidKey(
+        f"a key must be valid UTF-16, found a lone surrogate 0x${key.charAt(bad).toInt}%04x at " +
+          s"index $bad"
+      )
     val raw = key.getBytes(UTF_8)
     if raw.isEmpty then throw InvalidKey("the key is empty")
     if binary then
@@ -55,21 +64,24 @@ private[memcached] object Validate:
 
   /**
    * The TTL field: 0 for no expiry, whole seconds (rounded up) up to 30 days, an absolute Unix
-   * time above that.
+   * time above that. `name` names the parameter in messages (`ttl`, `delay`).
    * @throws InvalidArgument
-   *   if negative, or if the absolute time does not fit the server's 32-bit field
+   *   if null, negative, or if the absolute time does not fit the server's 32-bit field
    */
-  def ttl(ttl: FiniteDuration, nowSeconds: => Long): Long =
-    if ttl.length < 0 then throw InvalidArgument(s"a TTL must be >= 0, got $ttl")
+  def ttl(ttl: FiniteDuration, nowSeconds: => Long, name: String = "ttl"): Long =
+    if ttl == null then throw InvalidArgument(s"the $name is null")
+    if ttl.length < 0 then throw InvalidArgument(s"a $name must be >= 0, got $ttl")
     val nanos = ttl.toNanos
     if nanos == 0 then 0L
     else
-      val seconds = (nanos + 999_999_999L) / 1_000_000_000L
+      // rounded up without adding to `nanos`: near Long.MaxValue the sum would wrap to a
+      // negative TTL that passes the 30-day test (RefusedCallsSuite's regression test)
+      val seconds = nanos / 1_000_000_000L + (if nanos % 1_000_000_000L != 0 then 1 else 0)
       if seconds <= RelativeTtlLimitSeconds then seconds
       else
         val absolute = nowSeconds + seconds
         if absolute > Int.MaxValue then
-          throw InvalidArgument(s"a TTL of $ttl ends after the server's last time (2038)")
+          throw InvalidArgument(s"a $name of $ttl ends after the server's last time (2038)")
         absolute
 
   /** An increment or decrement, or an initial counter value: at least zero. */
@@ -79,17 +91,36 @@ private[memcached] object Validate:
 
   /** A value of at most `limit` bytes. */
   def value(value: Array[Byte], limit: Int): Array[Byte] =
-    if value == null then throw InvalidArgument("the value is null")
+    notNull(value, "value")
     if value.length > limit then
       throw ValueTooLarge(
         s"a value has at most $limit bytes (the client's limit), got ${value.length}"
       )
     value
 
-  /** A call's deadline: positive. */
-  def deadline(d: FiniteDuration): Long =
-    if d.length <= 0 then throw InvalidArgument(s"a deadline must be > 0, got $d")
+  /** A call's deadline (or the duration setting `name`): positive, in nanoseconds. */
+  def deadline(d: FiniteDuration, name: String = "deadline"): Long =
+    if d == null then throw InvalidArgument(s"the $name is null")
+    if d.length <= 0 then throw InvalidArgument(s"a $name must be > 0, got $d")
     d.toNanos
+
+  /** `v`, unless it is null: then [[InvalidArgument]] naming the parameter `name`. */
+  def notNull[T](v: T, name: String): T =
+    if v == null then throw InvalidArgument(s"the $name is null")
+    v
+
+  /** The index of the first surrogate in `s` that is not half of a pair, or -1. */
+  def loneSurrogate(s: String): Int =
+    var i = 0
+    val n = s.length
+    var bad = -1
+    while bad < 0 && i < n do
+      val c = s.charAt(i)
+      if !Character.isSurrogate(c) then i += 1
+      else if Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))
+      then i += 2
+      else bad = i
+    bad
 
   /** `s` with control characters escaped, cut to 80 characters, for messages. */
   def printable(s: String): String =

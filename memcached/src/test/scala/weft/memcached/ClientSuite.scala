@@ -61,6 +61,41 @@ class ClientSuite extends munit.FunSuite:
         intercept[InvalidArgument](c.incr("n", -1))
         intercept[InvalidArgument](c.incr("n", 1, initial = Some(-1)))
 
+    test(s"$protocol: incr and decr with initial = Some(0) create a missing counter at 0"):
+      withClient(protocol): c =>
+        assertEquals(c.incr("up", 5, initial = Some(0)), Some(0L))
+        assertEquals(c.get("up").toOption.map(_.string.trim), Some("0"))
+        assertEquals(c.incr("up", 5, initial = Some(0)), Some(5L))
+        assertEquals(c.decr("down", 5, initial = Some(0)), Some(0L))
+        assertEquals(c.get("down").toOption.map(_.string.trim), Some("0"))
+
+    test(s"$protocol: counters at or above 2^63 come back as the unsigned value's bits"):
+      withClient(protocol): c =>
+        c.set("big", b("9223372036854775807")) // 2^63 - 1
+        val v = c.incr("big", 1).get
+        assertEquals(v, Long.MinValue) // 2^63: negative as a signed Long
+        assertEquals(java.lang.Long.toUnsignedString(v), "9223372036854775808")
+        c.set("max", b("18446744073709551615")) // 2^64 - 1
+        assertEquals(
+          c.incr("max", 0).map(java.lang.Long.toUnsignedString),
+          Some("18446744073709551615")
+        )
+        assertEquals(c.incr("max", 1), Some(0L)) // the server wraps at 2^64
+
+    test(s"$protocol: append and prepend keep the flags; CLIENT_ERROR keeps the connection"):
+      withClient(protocol): c =>
+        c.set("k", b("v"), flags = 7, ttl = 1.hour)
+        assertEquals(c.append("k", b(">")), StoreResult.Stored)
+        assertEquals(c.prepend("k", b("<")), StoreResult.Stored)
+        val hit = c.get("k").toOption.get
+        assertEquals((hit.string, hit.flags), ("<v>", 7))
+        c.set("text", b("not a number"))
+        val e = intercept[ClientError](c.incr("text", 1)) // the server's CLIENT_ERROR
+        assert(!e.retriable)
+        assertEquals(c.get("k").toOption.map(_.string), Some("<v>"))
+        val s = c.nodeStats.head
+        assertEquals((s.desyncs, s.reconnects, s.inFlight), (0L, 0L, 0))
+
     test(s"$protocol: touch, getAndTouch, TTLs (relative and absolute)"):
       withClient(protocol): c =>
         assert(!c.touch("k", 10.seconds))

@@ -102,3 +102,20 @@ class ClusterSuite extends munit.FunSuite:
             .get
           c.set(unlucky, b("v"))
           assertEquals(c.get(unlucky).toOption.map(_.string), Some("v"))
+
+  test("redistribute, documented: a node's second outage reads the value parked in its first"):
+    MemcachedServer.withServers(2): servers =>
+      Async.blocking:
+        withClient(config(servers, FailureMode.Redistribute)): c =>
+          val k = keys.find(c.nodeFor(_).counters.node == servers(0).address).get
+          servers(0).kill()
+          awaitDown(c, 0)
+          c.set(k, b("first outage")) // parked on the other node
+          servers(0).restart()
+          assert(awaitUntil(c.nodeStats(0).state == NodeState.Up), c.toString)
+          c.set(k, b("newer")) // on the key's own node again
+          assertEquals(c.get(k).toOption.map(_.string), Some("newer"))
+          servers(0).kill()
+          awaitDown(c, 0)
+          // what ADR 0020 documents: the fallback still holds the value of the first outage
+          assertEquals(c.get(k).toOption.map(_.string), Some("first outage"))

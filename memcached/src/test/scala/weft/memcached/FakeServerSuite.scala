@@ -119,6 +119,63 @@ class FakeServerSuite extends munit.FunSuite:
           val next = intercept[MemcachedException](c.get("b", deadline = 50.millis))
           assert(next.isInstanceOf[Timeout] || next.isInstanceOf[Unavailable], next.toString)
 
+  test("classic: a get answered with another key's VALUE line is a desync, never a value"):
+    Async.blocking:
+      val foreign =
+        answering(l => if l.startsWith("get ") then "VALUE other 0 1\r\nx\r\nEND\r\n" else null)
+      FakeServer.withFake(foreign): fake =>
+        withClient(cfg(fake).copy(protocol = Protocol.Classic)): c =>
+          intercept[ProtocolDesync](c.get("key"))
+          assertEquals(c.nodeStats.head.desyncs, 1L)
+
+  test("liveness counts from the last byte received: a slow large reply is read whole"):
+    Async.blocking:
+      val value = "x" * 100_000
+      // the reply trickles in 20 pieces, 100 ms apart: 2 s in all, four times the liveness
+      // limit, but never 500 ms without a byte
+      val slow: FakeServer.Handler = c =>
+        var l = line(c)
+        while l != null do
+          val bytes = s"VA ${value.length} f0 kbig ${opaque(l.nn)}\r\n$value\r\n".getBytes
+          for piece <- bytes.grouped(bytes.length / 20 + 1) do
+            c.write(ByteBuffer.wrap(piece)).await
+            Thread.sleep(100)
+          l = line(c)
+      FakeServer.withFake(slow): fake =>
+        withClient(cfg(fake).copy(livenessTimeout = 500.millis, deadline = 20.seconds)): c =>
+          assertEquals(c.get("big").toOption.map(_.string), Some(value))
+          assertEquals(c.nodeStats.head.reconnects, 0L)
+
+  test("regression: a connection closed by someone else while replies are read is no desync"):
+    Async.blocking:
+      // answers two `mn` lines in one write, so the reader holds the second reply when the
+      // first one's request closes the connection
+      val both: FakeServer.Handler = c =>
+        if line(c) != null && line(c) != null then send(c, "MN\r\nMN\r\n")
+        while line(c) != null do ()
+
+      /** A barrier whose reply closes the node's connection, as a kill or a reset would. */
+      final class Closing(node: Node) extends Request[Unit]:
+        def encode(out: ByteSink, meta: Boolean): Unit = out.ascii("mn").crlf()
+        def accept(r: Reply, meta: Boolean): Boolean =
+          node.stop(ConnectionLost("closed by the test"))
+          done(())
+      final class Barrier extends Request[Unit]:
+        def encode(out: ByteSink, meta: Boolean): Unit = out.ascii("mn").crlf()
+        def accept(r: Reply, meta: Boolean): Boolean = done(())
+      FakeServer.withFake(both): fake =>
+        val c = MemcachedClient.open(cfg(fake).copy(livenessTimeout = 30.seconds))
+        val node = c.nodeFor("any")
+        val first = Closing(node)
+        val second = Barrier()
+        node.submit(first)
+        node.submit(second)
+        // no deadline is armed on these: wait a bounded time, then fail with what was seen
+        assert(awaitUntil(second.promise.isCompleted), c.nodeStats.head.toString)
+        intercept[ConnectionLost](second.promise.future.await)
+        c.close() // joins the reader: the counters are final
+        assertEquals(c.nodeStats.head.desyncs, 0L, c.nodeStats.head.toString)
+
   test("property: no invalid key or field ever reaches the socket"):
     Async.blocking:
       val lines = ConcurrentLinkedQueue[String]()

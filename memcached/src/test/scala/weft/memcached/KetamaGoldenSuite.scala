@@ -111,3 +111,18 @@ class KetamaGoldenSuite extends munit.FunSuite:
     assert(moved > 6000, s"modula moved only $moved of 10000 keys") // most keys move
     val one = Cluster(MemcachedConfig(three.head))
     assert(keys.forall(one.nodeFor(_).counters.node == three.head))
+
+  test("libmemcached and host:port names: as configured, host alone on port 11211"):
+    val a = InetSocketAddress("127.0.0.1", 11211)
+    val b = InetSocketAddress("127.0.0.1", 11212)
+    assertEquals(NodeNaming.LibmemcachedHost.name("cache1", 11211, a), "cache1")
+    assertEquals(NodeNaming.LibmemcachedHost.name("cache1", 11212, b), "cache1:11212")
+    assertEquals(NodeNaming.HostPort.name("cache1", 11211, a), "cache1:11211")
+    assertEquals(NodeNaming.Spymemcached.name("127.0.0.1", 11211, a), "127.0.0.1:11211")
+    assertEquals(NodeNaming.Xmemcached.name("127.0.0.1", 11211, a), "/127.0.0.1:11211")
+    // the names decide placement: two presets that name nodes differently place keys differently
+    val hosts = IndexedSeq("cache1", "cache2", "cache3")
+    val lib = KetamaRing(hosts, NodeNaming.LibmemcachedHost)
+    val plain = KetamaRing(hosts.map(_ + ":11211"), NodeNaming.HostPort)
+    val keys = (0 until 1000).map(i => KetamaRing.hash(s"key$i"))
+    assert(keys.exists(h => lib.locate(h) != plain.locate(h)))

@@ -91,3 +91,28 @@ class ResourceSuite extends munit.FunSuite:
         assert(e.retriable)
         assertEquals(c.nodeStats.head.state, NodeState.Down)
         assert(c.toString.contains("Down"), c.toString)
+
+  test("getMulti after close throws ClientClosed, as every other call does"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        val c = MemcachedClient.open(MemcachedConfig(server.address))
+        c.close()
+        intercept[ClientClosed](c.getMulti(Seq("a", "b")))
+        intercept[ClientClosed](c.getMulti(Nil))
+        intercept[ClientClosed](c.version())
+
+  test("regression: a client whose opening scope ended without close fails with ClientClosed"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        var leaked: MemcachedClient | Null = null
+        Async.group:
+          val c = MemcachedClient.open(MemcachedConfig(server.address))
+          c.set("k", b("v"))
+          leaked = c
+        val c = leaked.nn
+        val e = intercept[ClientClosed](c.get("k"))
+        assert(!e.retriable)
+        intercept[ClientClosed](c.getMulti(Seq("k")))
+        Future(intercept[ClientClosed](c.set("k", b("v")))).await // a virtual caller too
+        assertEquals(c.nodeStats.head.state, NodeState.Closed)
+        assertEquals(server.awaitNoClientConnections(), 0)

@@ -47,6 +47,51 @@ class ValidateSuite extends munit.FunSuite:
     assertEquals(Validate.value(new Array[Byte](10), 10).length, 10)
     intercept[InvalidArgument](Validate.deadline(Duration.Zero))
 
+  test("regression: keys must be valid UTF-16; TTLs near Long.MaxValue nanoseconds are refused"):
+    for bad <- Seq("k\uD800", "k\uDC00", "\uD800", "\uDBFF\uDBFF", "a\uDC00\uD800b") do
+      intercept[InvalidKey](Validate.key(bad, binary = false))
+      intercept[InvalidKey](Validate.key(bad, binary = true))
+    assertEquals(Validate.loneSurrogate("ok\uD83D\uDE00"), -1)
+    assertEquals(Validate.loneSurrogate("ok\uD83D"), 2)
+    assertEquals(String(Validate.key("\uD83D\uDE00", binary = false), "UTF-8"), "\uD83D\uDE00")
+    for nanos <- Seq(Long.MaxValue, Long.MaxValue - 999_999_998L, Long.MaxValue / 2) do
+      intercept[InvalidArgument](Validate.ttl(Duration.fromNanos(nanos), 1000L))
+    assertEquals(Validate.ttl(Duration.fromNanos(1_000_000_001L), 1000L), 2L)
+    assertEquals(Validate.ttl(Duration.fromNanos(999_999_999L), 1000L), 1L)
+
+  test("configurations: every setting out of range or null is refused, naming it"):
+    def refused(what: String)(make: => MemcachedConfig): Unit =
+      val e = intercept[InvalidArgument](make)
+      assert(e.getMessage.contains(what), s"$what: ${e.getMessage}")
+    refused("at least one server")(MemcachedConfig(Seq.empty[String]))
+    refused("meta")(MemcachedConfig(Seq("h:1"), protocol = Protocol.Classic, binaryKeys = true))
+    refused("deadline")(MemcachedConfig(Seq("h:1"), deadline = Duration.Zero))
+    refused("connectTimeout")(MemcachedConfig(Seq("h:1"), connectTimeout = -1.second))
+    refused("livenessTimeout")(MemcachedConfig(Seq("h:1"), livenessTimeout = Duration.Zero))
+    refused("reconnectBase")(MemcachedConfig(Seq("h:1"), reconnectBase = Duration.Zero))
+    refused("reconnectMax")(MemcachedConfig(Seq("h:1"), reconnectMax = Duration.Zero))
+    refused("maxValueSize")(MemcachedConfig(Seq("h:1"), maxValueSize = 0))
+    refused("maxReplyValueSize")(MemcachedConfig(Seq("h:1"), maxReplyValueSize = 0))
+    refused("maxLineLength")(MemcachedConfig(Seq("h:1"), maxLineLength = 0))
+    refused("maxQueued")(MemcachedConfig(Seq("h:1"), maxQueued = 0))
+    refused("maxInFlight")(MemcachedConfig(Seq("h:1"), maxInFlight = -1))
+    refused("multiGetChunk")(MemcachedConfig(Seq("h:1"), multiGetChunk = 0))
+    refused("node naming")(MemcachedConfig(Seq("h:1"), locator = Locator.Ketama(null)))
+
+  test("regression: reconnection delays double up to the cap and never wrap negative"):
+    assertEquals((1 to 4).map(Node.backoffNanos(20, 1000, _)), Seq(20L, 40L, 80L, 160L))
+    assertEquals(Node.backoffNanos(20, 1000, 10), 1000L)
+    val hour = 3_600_000_000_000L
+    for f <- Seq(1, 2, 20, 23, 24, 26, 29, 30, 31, 63, 64, 1000) do
+      val d = Node.backoffNanos(hour, Long.MaxValue / 2, f)
+      assert(d >= hour && d <= Long.MaxValue / 2, s"failure $f: $d")
+
+  test("MultiGetResult.orThrow: the hits, or a failure thrown"):
+    val hit = Hit(Array[Byte](1), 0, 0L)
+    assertEquals(MultiGetResult(Map("a" -> hit), Map.empty).orThrow, Map("a" -> hit))
+    val e = Unavailable("down")
+    assert(intercept[Unavailable](MultiGetResult(Map("a" -> hit), Map("b" -> e)).orThrow) eq e)
+
   test("property: an accepted key encodes to exactly one well-formed request line"):
     val rnd = Random(23)
     val alphabet = "ab \r\n\t\u0000\u007f\u0001é€xyz:/_-"

@@ -1,0 +1,69 @@
+package weft.memcached
+
+import scala.concurrent.duration.*
+import weft.Async
+import TestSupport.*
+
+/**
+ * `flushAll`, `version` and `stats` go to every node: one node down never keeps the request
+ * from the others, and the call fails (naming the down node) only after every node was tried.
+ */
+class BroadcastSuite extends munit.FunSuite:
+
+  private def config(servers: Seq[MemcachedServer]) =
+    MemcachedConfig(servers.map(_.address), deadline = 2.seconds, livenessTimeout = 1.second)
+
+  test("regression: flushAll with the first node down still flushes the others"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          val keys = (0 until 300).map(i => s"key$i")
+          keys.foreach(k => c.set(k, b("v")))
+          servers(0).kill()
+          assert(awaitUntil(c.nodeStats(0).state != NodeState.Up), c.toString)
+          val e = intercept[Unavailable](c.flushAll())
+          assert(e.getMessage.contains(servers(0).address), e.getMessage)
+          val live = keys.filter(k => c.nodeFor(k).counters.node != servers(0).address)
+          assert(live.size > 100, live.size)
+          for k <- live do assertEquals(c.get(k), Miss, s"$k on a live node was not flushed")
+          // every node was asked: the live ones answered, the down one failed
+          val versions = intercept[Unavailable](c.version())
+          assert(versions.getMessage.contains(servers(0).address), versions.getMessage)
+          intercept[Unavailable](c.stats())
+          // the partial result: each node's outcome
+          val byNode = c.versionByNode()
+          assertEquals(byNode.keySet, servers.map(_.address).toSet)
+          assert(byNode(servers(0).address).failed.get.isInstanceOf[Unavailable], byNode)
+          assert(servers.drop(1).forall(s => byNode(s.address).isSuccess), byNode)
+          val stats = c.statsByNode()
+          assert(servers.drop(1).forall(s => stats(s.address).get.contains("pid")), stats)
+          assertEquals(c.nodeStats.map(_.inFlight), IndexedSeq(0, 0, 0))
+
+  test("two nodes down: the first one's failure is thrown, the other's is suppressed in it"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          servers(0).kill()
+          servers(2).kill()
+          assert(awaitUntil(c.nodeStats(0).state != NodeState.Up), c.toString)
+          assert(awaitUntil(c.nodeStats(2).state != NodeState.Up), c.toString)
+          val e = intercept[Unavailable](c.version())
+          assert(e.getMessage.contains(servers(0).address), e.getMessage)
+          assertEquals(
+            e.getSuppressed.toSeq.map(_.getMessage.contains(servers(2).address)),
+            Seq(true)
+          )
+          assert(c.versionByNode()(servers(1).address).isSuccess)
+
+  test("every deadline a broadcast armed is cancelled, also when a later node is down"):
+    MemcachedServer.withServers(3): servers =>
+      Async.blocking:
+        withClient(config(servers)): c =>
+          servers(2).kill()
+          assert(awaitUntil(c.nodeStats(2).state != NodeState.Up), c.toString)
+          val scheduler = summon[Async].support.scheduler
+          val before = scheduler.pendingCount
+          for _ <- 0 until 50 do intercept[Unavailable](c.version(deadline = 1.hour))
+          // two live nodes per call: a hundred one-hour timers if they were left armed
+          val left = scheduler.pendingCount - before
+          assert(left < 25, s"$left deadlines still pending after the calls returned")
