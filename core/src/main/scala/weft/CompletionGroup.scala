@@ -1,66 +1,9 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
+import java.util.concurrent.CancellationException
 import scala.compiletime.uninitialized
 import weft.runtime.Fiber
-
-/** Something that can be cancelled, and that belongs to at most one [[CompletionGroup]]. */
-trait Cancellable:
-
-  /** Requests cancellation. Idempotent; never blocks for long. */
-  def cancel(): Unit
-
-  /**
-   * Whether this member leaves its group by itself once it has finished (a future's fiber
-   * leaves at the end of its body), so that the group's join waits for it. A member that does
-   * not (a promise's future, a timer, a user's `Cancellable`) has no thread to join: the group
-   * removes it as soon as it has cancelled it, so linking one never makes a scope wait forever
-   * (`StructuredConcurrencySuite`, "a linked promise does not hold its scope").
-   */
-  private[weft] def leavesByItself: Boolean = false
-
-  // This member's entry in its group (see [[GroupEntry]]), `null` when in none.
-  @volatile private var membership: GroupEntry | Null = uninitialized
-
-  /**
-   * The entry for a membership in `group`: a runnable future is its own, the first time.
-   * Called by the group while adding.
-   */
-  private[weft] def entryFor(group: CompletionGroup): GroupEntry =
-    GroupEntry.Boxed(this, group)
-
-  /**
-   * Makes this a member of `group` (leaving any previous group): cancelled when it is. If
-   * `group` is already cancelled, this is cancelled at once.
-   */
-  def link(group: CompletionGroup): this.type =
-    unlink()
-    group.add(this): Unit
-    this
-
-  /**
-   * Records `e` as this member's entry; called by the group before it publishes `e`, so that an
-   * `unlink` from another thread right after (a ticker cancelled at once) finds it.
-   */
-  private[weft] final def attach(e: GroupEntry): Unit = membership = e
-
-  /** Leaves the current group, if any. */
-  def unlink(): this.type =
-    val e = membership
-    if e != null then
-      membership = null
-      if e.tryLeave(null) then e.entryGroup.memberLeft()
-    this
-
-  /**
-   * Leaves the group from the member's own fiber, at its very end: the group's
-   * `waitCompletion` then joins `fiber`, so that it has terminated when the scope ends.
-   */
-  private[weft] def unlinkExiting(fiber: Fiber): Unit =
-    val e = membership
-    if e != null then
-      membership = null
-      if e.tryLeave(fiber) then e.entryGroup.memberLeft()
 
 /**
  * A set of [[Cancellable]] members cancelled together: the scope of structured concurrency.
@@ -72,7 +15,18 @@ trait Cancellable:
  * removed when they are cancelled. A member whose `cancel()` throws does not stop the others
  * from being cancelled: its exception goes to the current thread's uncaught-exception handler.
  *
+ * ==Moving members==
+ * A member belongs to one group at a time. `f.link(other)` moves it: `other` cancels and joins
+ * it from then on, and the group it left does neither. `f.unlink()` makes it nobody's: no scope
+ * cancels or waits for it. Linking a future that has already finished adds nothing to wait for.
+ *
+ * ==Nested groups==
  * A group is itself `Cancellable`, so groups nest: cancelling a group cancels its subgroups.
+ * A group of your own linked to a scope (`CompletionGroup().link(summon[Async].group)`) is
+ * cancelled when the scope ends and, like a future, joined: it leaves the scope only once it is
+ * cancelled and all its members have left, and the scope returns only once their threads have
+ * terminated. A group you own and have not linked anywhere is joined by nobody but you:
+ * [[join]] waits for its members.
  */
 class CompletionGroup extends Cancellable:
   import CompletionGroup.*
@@ -100,14 +54,39 @@ class CompletionGroup extends Cancellable:
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
 
+  /** A group's entry in its parent lets the parent's join reach the fibers it leaves behind. */
+  override private[weft] def entryFor(group: CompletionGroup): GroupEntry =
+    GroupEntry.Nested(this, group)
+
   /** Pushes allowed beyond twice the live members before a pruning (small in model checks). */
   private[weft] def pruneSlack: Int = PruneSlack
 
-  /** Cancels every member, now and any added later. Idempotent; never throws. */
+  /**
+   * A group leaves its own group by itself (never removed at its cancellation while members
+   * with threads remain): see [[leavesWhenDrained]] for when.
+   */
+  override private[weft] def leavesByItself: Boolean = true
+
+  /**
+   * Whether this group leaves the group it is linked to as soon as it is cancelled and has no
+   * members left (so that its parent's join waits for its members, and only for them). A
+   * nested scope's group (`Async.group`) does not: its scope unlinks it after its own join, as
+   * its body, which may still start futures, runs until then.
+   */
+  private[weft] def leavesWhenDrained: Boolean = true
+
+  /**
+   * Cancels every member, now and any added later. Idempotent; never throws. A group linked to
+   * another one leaves it once its members have left too (see "Nested groups").
+   */
   def cancel(): Unit =
     if !cancelled then
       cancelled = true
       forEachEntry(e => if e.isLive then cancelMember(e))
+    // The other half of the pair with `memberLeft`, which reads `cancelled` after its
+    // decrement: one of the two sees the group drained and cancelled. Also when cancelled
+    // before: a drained group linked since then leaves when its new parent cancels it.
+    if live(counts) == 0 then leaveDrained()
 
   /** Adds a member and returns its entry; if the group is cancelled, cancels it at once. */
   private[weft] def add(member: Cancellable): GroupEntry =
@@ -122,6 +101,11 @@ class CompletionGroup extends Cancellable:
       h = head
       e.entryNext = h
     if cancelled then cancelMember(e)
+    // A future past its end never leaves again: it leaves now, joined, its fiber terminating.
+    // `attach` above and the fiber's mark before its `unlinkExiting` are a Dekker pair, so one
+    // of the two makes the entry leave (`GroupMembershipSuite`, "linking a finished future").
+    val gone = member.finishedFiber
+    if gone != null && e.tryLeave(gone, true) then memberLeft()
     val pushes = (before >>> 32) + 1
     if pushes > 2 * live(before) + pruneSlack then prune()
     e
@@ -132,6 +116,15 @@ class CompletionGroup extends Cancellable:
     if live(before) == 1 then
       val w = WAITERS.getAndSet(this, null).asInstanceOf[Waiting | Null]
       if w != null then w.wakeAll()
+      if cancelled then leaveDrained()
+
+  /**
+   * A cancelled group without members leaves the group it is linked to, joined: the parent's
+   * join then waits for the fibers its members left behind (see [[GroupEntry.Nested]]).
+   * Idempotent (the entry's compare-and-set); nothing for a group linked nowhere.
+   */
+  private def leaveDrained(): Unit =
+    if leavesWhenDrained then unlinkExiting(null)
 
   /**
    * Cancels one member; a member without a thread of its own then leaves at once. A throwing
@@ -143,7 +136,7 @@ class CompletionGroup extends Cancellable:
     if member != null then
       try member.cancel()
       catch case ex: Throwable => Fiber.reportUncaught(ex)
-      if !member.leavesByItself && e.tryLeave(null) then memberLeft()
+      if !member.leavesByItself && e.tryLeave(null, false) then memberLeft()
 
   /**
    * Calls `f` on every listed entry. A traversal that reaches an entry the pruner has just
@@ -200,9 +193,12 @@ class CompletionGroup extends Cancellable:
     n
 
   /**
-   * Blocks until the group has no members and the fibers of the members that left have
+   * Blocks until the group has no members and the fibers of the members that left joined have
    * terminated, ignoring interrupts (re-raised afterwards): it is the join at the end of a
-   * scope, which must not be cut short or threads would leak.
+   * scope, which must not be cut short or threads would leak. It is called once the group is
+   * cancelled, and then waits only for cancelled members' threads to end, never for a call the
+   * user has yet to make: a nested group of the user's (a `Resource.spawning.allocated` scope
+   * included) drains and leaves when cancelled, and a moved future is not waited for.
    */
   private[weft] def waitCompletion(): Unit =
     var interrupted = false
@@ -214,12 +210,45 @@ class CompletionGroup extends Cancellable:
         while live(counts) != 0 && !w.woken do
           Fiber.park(this)
           if Fiber.interrupted() then interrupted = true
-    forEachEntry { e =>
-      val f = e.exitingFiber
-      if f != null && !e.isLive then f.nn.joinUninterruptibly()
-    }
+    joinLeftFibers()
     reportUnobserved()
     if interrupted then Fiber.selfInterrupt()
+
+  /**
+   * Waits until this group has no members and the threads of those that left have terminated:
+   * the join of a group you own (one linked to a scope is joined by the scope's end anyway).
+   * It does not cancel anything; call [[cancel]] first to stop the members. Unlike a scope's
+   * own join it can be cut short, as it may wait on work that never ends by itself.
+   *
+   * @throws java.util.concurrent.CancellationException
+   *   if the caller's scope (or future) is cancelled while waiting
+   * @throws InterruptedException
+   *   if the calling thread is interrupted otherwise
+   */
+  def join()(using async: Async): Unit =
+    def interrupted(): Nothing =
+      if async.cancellationPending then
+        throw CancellationException("the scope joining a group was cancelled")
+      throw InterruptedException()
+    if async.cancellationPending then interrupted()
+    while live(counts) != 0 do
+      val w = Waiting(Fiber.current, waiters)
+      if WAITERS.compareAndSet(this, w.next, w) then
+        while live(counts) != 0 && !w.woken do
+          Fiber.park(this)
+          if Fiber.interrupted() && !async.absorbsInterrupt then interrupted()
+    // Left members' threads are past their last await: this wait is short and not cut.
+    joinLeftFibers()
+
+  /** Joins what the entries that left joined leave behind (recursively, for nested groups). */
+  private[weft] def joinLeftFibers(): Unit =
+    forEachEntry(e => if !e.isLive then e.joinLeft())
+
+  /** Whether everything the left entries leave behind has terminated (see `prunable`). */
+  private[weft] def leftFibersEnded: Boolean =
+    var ended = true
+    forEachEntry(e => if ended && !e.isLive && !e.prunable then ended = false)
+    ended
 
   /**
    * Holds a member future that failed before anyone observed its failure, for the check at the
@@ -265,7 +294,7 @@ object CompletionGroup:
    * scope's body and join are over, so the parent's join waits for it.
    */
   private[weft] def scoped(): CompletionGroup = new CompletionGroup:
-    override private[weft] def leavesByItself: Boolean = true
+    override private[weft] def leavesWhenDrained: Boolean = false
 
   private inline val OnePush = 1L << 32
 

@@ -14,7 +14,12 @@ import weft.runtime.Fiber
  *
  * An entry is live from its push until [[tryLeave]] succeeds (exactly once, by compare-and-set:
  * the member leaving, the group removing a member without a thread, and an `unlink` may race).
- * Once left, it stays in the list until its fiber, if it has one, has terminated, so the join at
+ * It leaves in one of two ways. ''Joined'': the member ended in this group (a future's fiber at
+ * its very end, a drained nested group), and the group's join still waits for what it leaves
+ * behind (that fiber, the nested group's fibers). ''Moved'': an `unlink` (also the one `link`
+ * does first): the member is no longer the group's to cancel or join, even if its thread still
+ * runs (`GroupMembershipSuite`, "a future moved away is not joined by the scope it left").
+ * Once left, it stays in the list until what it leaves behind has terminated, so the join at
  * the end of a scope still finds it; the group then unlinks it lazily.
  */
 private[weft] trait GroupEntry:
@@ -39,12 +44,17 @@ private[weft] trait GroupEntry:
 
   /**
    * Marks the entry left; `true` for the one call that did, whose caller then tells the group.
-   * A member leaving from its own `fiber` (at its very end) passes it, to be joined.
+   * `joined` says the member ended in this group, so its join must still wait for `fiber` (the
+   * member's own, at its very end; `null` if it has none) and, for a nested group, for that
+   * group's fibers; a moved member (`unlink`) passes `false`.
    */
-  def tryLeave(fiber: Fiber | Null): Boolean
+  def tryLeave(fiber: Fiber | Null, joined: Boolean): Boolean
 
-  /** The fiber recorded by [[tryLeave]] (a runnable future's own), or `null`. */
+  /** The fiber of a member that left joined (a runnable future's own), or `null`. */
   def exitingFiber: Fiber | Null
+
+  /** The group this entry holds, if it is a nested group that left joined; else `null`. */
+  def joinedGroup: CompletionGroup | Null = null
 
   /**
    * The member's failure if nobody has observed it yet (see [[UnobservedFailures]]), else
@@ -52,17 +62,33 @@ private[weft] trait GroupEntry:
    */
   def unobservedFailure: Throwable | Null = null
 
-  /** Whether the entry has left and its fiber, if any, has terminated: it may be unlinked. */
+  /**
+   * Whether the entry has left and what it leaves behind (its fiber, a nested group's fibers)
+   * has terminated: it may be unlinked.
+   */
   final def prunable: Boolean =
     !isLive && {
       val f = exitingFiber
-      f == null || !f.nn.isAlive
+      (f == null || !f.nn.isAlive) && {
+        val g = joinedGroup
+        g == null || g.nn.leftFibersEnded
+      }
     }
+
+  /** Waits until what a left entry leaves behind has terminated (the join of a scope). */
+  final def joinLeft(): Unit =
+    val f = exitingFiber
+    if f != null then f.nn.joinUninterruptibly()
+    val g = joinedGroup
+    if g != null then g.nn.joinLeftFibers()
 
 private[weft] object GroupEntry:
   inline val UNUSED = 0
   inline val LIVE = 1
   inline val LEFT = 2
+
+  /** Left joined (see [[GroupEntry.tryLeave]]): the group still joins what it leaves behind. */
+  inline val EXITED = 3
 
   // Before `Unlinked`, whose construction uses it.
   private val BoxedState: VarHandle =
@@ -85,7 +111,7 @@ private[weft] object GroupEntry:
    * The entry of a member that is not its own entry. It lets go of its member when it leaves
    * (`FileSuite`, "the scope does not keep a completed read's result alive", re-checks it).
    */
-  final class Boxed(held: Cancellable, group: CompletionGroup | Null) extends GroupEntry:
+  class Boxed(held: Cancellable, group: CompletionGroup | Null) extends GroupEntry:
     @volatile private var state: Int = uninitialized
     @volatile private var fiber: Fiber | Null = uninitialized
     @volatile var entryNext: GroupEntry | Null = uninitialized
@@ -96,10 +122,25 @@ private[weft] object GroupEntry:
     def member: Cancellable | Null = memberRef
     def entryGroup: CompletionGroup = group.nn
     def isLive: Boolean = state == LIVE
-    def exitingFiber: Fiber | Null = fiber
+    // Only a joined leave's fiber: a moved member's thread is no longer this group's to join.
+    def exitingFiber: Fiber | Null = if state == EXITED then fiber else null
 
-    def tryLeave(f: Fiber | Null): Boolean =
+    /** Whether this entry left joined (see [[GroupEntry.tryLeave]]). */
+    protected final def leftJoined: Boolean = state == EXITED
+
+    def tryLeave(f: Fiber | Null, joined: Boolean): Boolean =
+      // The fiber is written before the CAS that publishes it; a losing call's write is never
+      // read, as `exitingFiber` reads it only in the state that call could not set.
       if f != null then fiber = f
-      val left = BoxedState.compareAndSet(this, LIVE, LEFT)
+      val left = BoxedState.compareAndSet(this, LIVE, if joined then EXITED else LEFT)
       if left then memberRef = null
       left
+
+  /**
+   * The entry of a nested [[CompletionGroup]] in its parent: once the nested group has left
+   * joined (drained after its cancellation), the parent's join still waits for the fibers its
+   * members left behind, and may unlink the entry only once they have terminated
+   * (`GroupMembershipSuite`, "a user group linked to the scope is cancelled and joined").
+   */
+  final class Nested(child: CompletionGroup, group: CompletionGroup) extends Boxed(child, group):
+    override def joinedGroup: CompletionGroup | Null = if leftJoined then child else null

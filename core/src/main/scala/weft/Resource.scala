@@ -83,9 +83,16 @@ object Resource:
   /**
    * A nested scope as a resource (gears' `spawning`): its value is an `Async` whose futures
    * belong to the scope; releasing it cancels them and waits until their threads have ended,
-   * as at the end of `Async.group`. The scope is cancelled with the one that acquired it.
-   * Useful beside other resources, or with [[Resource.allocated]] for futures that must live as
-   * long as an object.
+   * as at the end of `Async.group`. Useful beside other resources, or with
+   * [[Resource.allocated]] for futures that must live as long as an object.
+   *
+   * The scope never outlives the one that acquired it: when that one ends (or is cancelled),
+   * it cancels this scope's futures and waits for their threads, as for any future of its own,
+   * even if the scope was allocated and not released yet; a `release` after that finds nothing
+   * left to stop and returns at once. (gears lets an allocated `spawning` scope outlive the
+   * scope that acquired it; weft keeps its rule that nothing started inside a scope outlives
+   * it, and so a forgotten release never hangs the end of the enclosing scope nor leaks a
+   * thread. See ADR 0022.)
    *
    * {{{
    * Resource.spawning.use: scope =>
@@ -184,8 +191,12 @@ object Resource:
   /** [[Resource.spawning]]: a nested scope, opened and closed as by `Async.group`. */
   private object Spawning extends Primitive[Async](() => openScope, closeScope)
 
+  // A plain group, not a nested scope's: cancelled by the end of `outer`, it leaves once its
+  // futures have, so `outer`'s join waits for their threads and not for a release that only
+  // the user can call (`ResourceAllocatedSuite`, "an allocated spawning scope ends with the
+  // scope that acquired it").
   private def openScope(using outer: Async): Async =
-    val g = CompletionGroup.scoped()
+    val g = CompletionGroup()
     g.link(outer.group)
     outer.withGroup(g)
 

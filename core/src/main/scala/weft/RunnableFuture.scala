@@ -15,7 +15,8 @@ import weft.runtime.{AsyncSupport, Fiber}
  * on the first child only; when `body` ends the children are cancelled and joined, then the
  * future completes with `body`'s result (if a cancel completed it meanwhile, a failure of the
  * body's own goes to the parent group's `failedAfterCancel` instead of vanishing), and finally
- * it leaves the parent group, which joins the fiber at the end of the scope. A spawn so allocates
+ * it leaves the group it belongs to then, which joins the fiber at the end of the scope (the
+ * group it was started in, unless it was moved: see [[Cancellable.link]]). A spawn so allocates
  * no context and, for a future without children, no group (the memory-pending workloads and
  * `future-spawn-await` re-check it).
  *
@@ -41,7 +42,8 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
   @volatile private var fiber: Fiber | Null = uninitialized
   @volatile private var cancelState: Int = uninitialized
 
-  // Its own entry in the group it is started in (see `GroupEntry`): UNUSED, LIVE, LEFT.
+  // Its own entry in the group it is started in (see `GroupEntry`): UNUSED, LIVE, LEFT, EXITED,
+  // with the OBSERVED and FINISHED bits beside.
   @volatile private var entryState: Int = uninitialized
   @volatile var entryNext: GroupEntry | Null = uninitialized
 
@@ -55,13 +57,19 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
   def member: Cancellable = this
   def entryGroup: CompletionGroup = parent.group
   def isLive: Boolean = (entryState & EntryMask) == GroupEntry.LIVE
-  def exitingFiber: Fiber | Null = fiber
-  def tryLeave(f: Fiber | Null): Boolean =
+  // Only once it left joined: a future moved away (`link`, `unlink`) is no longer joined here.
+  def exitingFiber: Fiber | Null =
+    if (entryState & EntryMask) == GroupEntry.EXITED then fiber else null
+  def tryLeave(f: Fiber | Null, joined: Boolean): Boolean =
+    val target = if joined then GroupEntry.EXITED else GroupEntry.LEFT
     var s = entryState
     while (s & EntryMask) == GroupEntry.LIVE do
-      if ENTRY.compareAndSet(this, s, (s & ~EntryMask) | GroupEntry.LEFT) then return true
+      if ENTRY.compareAndSet(this, s, (s & ~EntryMask) | target) then return true
       s = entryState
     false
+
+  override private[weft] def finishedFiber: Fiber | Null =
+    if (entryState & FINISHED) != 0 then fiber else null
 
   // The OBSERVED bit beside the entry's state: set once the failure was handed to anyone.
   override private[weft] def failureObserved(): Unit =
@@ -147,6 +155,9 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         case _                                  => ()
     else if (entryState & EntryMask) != GroupEntry.UNUSED && unobservedFailure != null then
       entryGroup.failedUnobserved(this)
+    // Marked before reading its membership: a `link` racing with this end then sees the mark
+    // (see `CompletionGroup.add`) or is seen here.
+    ENTRY.getAndBitwiseOr(this, FINISHED): Unit
     unlinkExiting(self)
 
   /**
@@ -221,6 +232,9 @@ private[weft] object RunnableFuture:
 
   /** Set in `entryState` once the future's failure was handed to anyone. */
   inline val OBSERVED = 4
+
+  /** Set in `entryState` by the fiber at its very end, before it leaves its group. */
+  inline val FINISHED = 8
 
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())

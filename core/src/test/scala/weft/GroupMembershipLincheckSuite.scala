@@ -10,14 +10,18 @@ import scala.jdk.CollectionConverters.*
  * cancelling and pruning (a prune after every push): after each execution the group's
  * count and its listed members are exactly the members linked and neither unlinked nor
  * cancelled, and a cancelled group has cancelled every member ever linked (none slipped in
- * during the cancellation). Leaving and cancelling have no sequential result worth comparing,
- * so the operations return nothing and [[check]] validates.
+ * during the cancellation). Nested groups (empty ones, linked as members) must follow the
+ * same rule: a cancelled one leaves at once, as it has no members to wait for, so none stays
+ * live in a cancelled group (the pair of `cancel` and `memberLeft` that makes a drained group
+ * leave). Leaving and cancelling have no sequential result worth comparing, so the operations
+ * return nothing and [[check]] validates.
  */
 class LincheckGroupMembership:
   private val group = new CompletionGroup:
     override private[weft] def pruneSlack: Int = -1000 // prune on every push
   private val linked = ConcurrentLinkedQueue[Member]()
   private val toLeave = ConcurrentLinkedQueue[Member]()
+  private val nested = ConcurrentLinkedQueue[CompletionGroup]()
 
   /** A member without a thread (as a promise): the group removes it when it cancels it. */
   private final class Member extends Cancellable:
@@ -46,9 +50,20 @@ class LincheckGroupMembership:
 
   @Operation def cancel(): Unit = group.cancel()
 
+  @Operation def addGroup(): Unit =
+    val g = CompletionGroup()
+    nested.add(g)
+    g.link(group): Unit
+
+  @Operation def cancelNested(): Unit =
+    val g = nested.peek()
+    if g != null then g.cancel()
+
   @Validate def check(): Unit =
     val all = linked.asScala.toList
-    val expected = all.filter(m => !m.unlinked && m.cancels.get == 0).toSet
+    val groups = nested.asScala.toList
+    val expected: Set[Cancellable] =
+      all.filter(m => !m.unlinked && m.cancels.get == 0).toSet ++ groups.filter(!_.isCancelled)
     val listed = group.memberSnapshot.toList
     if group.size != expected.size then
       throw AssertionError(s"size ${group.size}, expected ${expected.size}")
@@ -58,6 +73,8 @@ class LincheckGroupMembership:
       throw AssertionError("a member linked to a cancelled group was not cancelled")
     if !group.isCancelled && all.exists(_.cancels.get != 0) then
       throw AssertionError("a member was cancelled without its group")
+    if group.isCancelled && groups.exists(!_.isCancelled) then
+      throw AssertionError("a nested group linked to a cancelled group was not cancelled")
     if expected.isEmpty then group.waitCompletion() // returns at once when empty
 
 /**

@@ -102,6 +102,44 @@ class ResourceAllocatedSuite extends munit.FunSuite, weft.testing.StressChecks,
         scope.release()
         assert(f.result.failed.get.isInstanceOf[CancellationException])
 
+  /**
+   * gears' "leak future", the weft way: a spawning scope allocated inside `Async.group` and not
+   * released when the group ends is cancelled and joined by it (it never outlives the scope that
+   * acquired it), and releasing it later returns at once. On a platform and a virtual caller.
+   */
+  private def allocatedSpawningEndsWithItsScope(): Unit =
+    val ended = AtomicInteger()
+    val started = CountDownLatch(1)
+    Async.blocking:
+      val held = Async.group:
+        val scope = Resource.spawning.allocated
+        Future {
+          started.countDown()
+          try sleep(60_000)
+          finally ended.incrementAndGet(): Unit
+        }(using scope.value)
+        started.await()
+        scope
+      assertEquals(ended.get, 1, "the allocated scope's future outlived the group")
+      assert(!held.isReleased)
+      held.release()
+      assert(held.isReleased)
+
+  test("an allocated spawning scope ends with the scope that acquired it"):
+    withinDeadline(20, "weft-spawning-")(allocatedSpawningEndsWithItsScope())
+
+  test("an allocated spawning scope ends with the scope that acquired it (virtual caller)"):
+    withinDeadline(20, "weft-spawning-vt-"):
+      @volatile var failure: Throwable | Null = null
+      Thread
+        .ofVirtual()
+        .start(() =>
+          try allocatedSpawningEndsWithItsScope()
+          catch case e: Throwable => failure = e
+        )
+        .join()
+      if failure != null then throw failure.nn
+
   test("a spawning scope is cancelled with the scope that acquired it"):
     withinDeadline(20, "weft-spawning-"):
       val started = CountDownLatch(1)
