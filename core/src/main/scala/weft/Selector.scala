@@ -3,7 +3,7 @@ package weft
 import java.util.concurrent.ConcurrentHashMap
 import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.{Fiber, Scheduler}
+import weft.runtime.{Delays, Fiber, Scheduler}
 
 /**
  * One [[Async.select]] in progress on the JVM: the lock shared by the listeners of all its cases,
@@ -261,7 +261,7 @@ private[weft] object Selector:
  *   if `timeout` is negative
  */
 def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): SelectCase[Unit, R] =
-  StartableTimer.checkDelay(timeout, "onTimeout: the timeout")
+  Delays.checkDelay(timeout, "onTimeout: the timeout")
   SelectCase(Selector.Timeout(timeout.toNanos, async.support.scheduler), _ => body)
 
 /**
@@ -271,4 +271,4 @@ def onTimeout[R](timeout: FiniteDuration)(body: => R)(using async: Async): Selec
  *   if `millis` is negative
  */
 def onTimeout[R](millis: Long)(body: => R)(using Async): SelectCase[Unit, R] =
-  onTimeout(StartableTimer.millisToDuration(millis, "onTimeout: the timeout"))(body)
+  onTimeout(Delays.millisToDuration(millis, "onTimeout: the timeout"))(body)

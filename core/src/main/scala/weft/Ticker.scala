@@ -3,7 +3,7 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.Scheduler
+import weft.runtime.{Delays, Scheduler}
 
 /**
  * A periodic timer: a [[Source]] that offers `true` at every tick, `period` apart, until it is
@@ -145,7 +145,7 @@ object Ticker:
   def apply(millis: Long)(using Async): Ticker =
     if millis <= 0L then
       throw IllegalArgumentException(s"Ticker: the period must be > 0, got $millis ms")
-    apply(StartableTimer.millisToDuration(millis, "Ticker: the period"))
+    apply(Delays.millisToDuration(millis, "Ticker: the period"))
 
   private val STATE: VarHandle =
     MethodHandles

@@ -3,8 +3,8 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.annotation.tailrec
 import scala.compiletime.uninitialized
-import scala.concurrent.duration.{FiniteDuration, MILLISECONDS, NANOSECONDS}
-import weft.runtime.{AsyncSupport, Scheduler}
+import scala.concurrent.duration.FiniteDuration
+import weft.runtime.{AsyncSupport, Delays, Scheduler}
 
 /** What a timer offers: `true` when its time has elapsed, `false` when it was cancelled first. */
 type TimerRang = Boolean
@@ -35,7 +35,7 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
   // reads the handle, so whichever runs second cancels the scheduled task: a cancelled timer
   // never stays in the scheduler.
 
-  StartableTimer.checkDelay(duration, "Timer: the delay")
+  Delays.checkDelay(duration, "Timer: the delay")
 
   /** A timer of `duration` (at least zero), on the default scheduler. */
   def this(duration: FiniteDuration) = this(duration, AsyncSupport.default.scheduler)
@@ -44,7 +44,7 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
    * A timer of `millis` milliseconds (at least zero), on the default scheduler; more than a
    * `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) is a timer that never rings.
    */
-  def this(millis: Long) = this(StartableTimer.millisToDuration(millis, "Timer: the delay"))
+  def this(millis: Long) = this(Delays.millisToDuration(millis, "Timer: the delay"))
 
   @volatile private var state: AnyRef = Nil
   @volatile private var handle: Scheduler.Cancel | Null = uninitialized
@@ -121,30 +121,6 @@ object StartableTimer:
   private val STARTED: VarHandle =
     lookup.findVarHandle(classOf[StartableTimer], "started", classOf[Boolean])
 
-  /**
-   * The longest delay: `Long.MaxValue` nanoseconds, about 292 years. The scheduler never runs a
-   * task that far away, so a timer of this delay never rings.
-   */
-  private[weft] val Longest: FiniteDuration = FiniteDuration(Long.MaxValue, NANOSECONDS)
-
-  /** The most milliseconds a `FiniteDuration` holds. */
-  private val MaxMillis: Long = Long.MaxValue / 1_000_000L
-
-  /**
-   * `millis` as a duration, for the parameter named by `what` ("withTimeout: the timeout"). A
-   * negative value is refused naming the parameter; a value beyond what a `FiniteDuration` holds
-   * (as `Long.MaxValue`) is the [[Longest]] delay, that is never, instead of Scala's error about
-   * the limits of a duration (`BadInputSuite`, "huge delays ...").
-   */
-  private[weft] def millisToDuration(millis: Long, what: String): FiniteDuration =
-    if millis < 0L then throw IllegalArgumentException(s"$what must be >= 0, got $millis ms")
-    if millis > MaxMillis then Longest else FiniteDuration(millis, MILLISECONDS)
-
-  /** Refuses a negative `delay` for the parameter named by `what`. */
-  private[weft] def checkDelay(delay: FiniteDuration, what: String): Unit =
-    if delay == null then throw NullPointerException(s"$what is null")
-    if delay.length < 0L then throw IllegalArgumentException(s"$what must be >= 0, got $delay")
-
 /**
  * A timer that starts counting at its creation: `Async.await(Timer(1.second))` waits one second
  * and returns `true` (or `false` if the timer was cancelled meanwhile). A plain number is
@@ -181,6 +157,6 @@ class Timer private[weft] (duration: FiniteDuration, scheduler: Scheduler)
    * A started timer of `millis` milliseconds (at least zero); more than a `FiniteDuration` holds
    * (about 292 years, e.g. `Long.MaxValue`) is a timer that never rings.
    */
-  def this(millis: Long) = this(StartableTimer.millisToDuration(millis, "Timer: the delay"))
+  def this(millis: Long) = this(Delays.millisToDuration(millis, "Timer: the delay"))
 
   start()

@@ -1,6 +1,7 @@
 package weft
 
 import scala.concurrent.duration.FiniteDuration
+import weft.runtime.Delays
 
 /**
  * Suspends the caller for `millis` milliseconds (at least zero), without holding a thread: a
@@ -11,7 +12,7 @@ import scala.concurrent.duration.FiniteDuration
  *   if `millis` is negative
  */
 def sleep(millis: Long)(using Async): Unit =
-  sleep(StartableTimer.millisToDuration(millis, "sleep: the delay"))
+  sleep(Delays.millisToDuration(millis, "sleep: the delay"))
 
 /**
  * Suspends the caller for `duration` (at least zero); see [[sleep(millis:Long)*]].
@@ -19,7 +20,7 @@ def sleep(millis: Long)(using Async): Unit =
  *   if `duration` is negative
  */
 def sleep(duration: FiniteDuration)(using async: Async): Unit =
-  StartableTimer.checkDelay(duration, "sleep: the delay")
+  Delays.checkDelay(duration, "sleep: the delay")
   val timer = Timer(duration, async.support.scheduler)
   try async.await(timer)
   finally timer.cancel()

@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.{CancellationException, TimeoutException}
 import scala.concurrent.duration.FiniteDuration
+import weft.runtime.Delays
 
 /**
  * Runs `body` with a time limit: its value, or `None` if `timeout` elapses first.
@@ -22,7 +23,7 @@ import scala.concurrent.duration.FiniteDuration
  *   if `timeout` is negative
  */
 def withTimeoutOption[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): Option[T] =
-  StartableTimer.checkDelay(timeout, "withTimeoutOption: the timeout")
+  Delays.checkDelay(timeout, "withTimeoutOption: the timeout")
   limited(timeout)(body)
 
 /** [[withTimeoutOption]] once its timeout is checked (each caller names its own parameter). */
@@ -60,7 +61,7 @@ private def limited[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async):
  *   if `millis` is negative
  */
 def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T] =
-  limited(StartableTimer.millisToDuration(millis, "withTimeoutOption: the timeout"))(body)
+  limited(Delays.millisToDuration(millis, "withTimeoutOption: the timeout"))(body)
 
 /**
  * Runs `body` with a time limit: its value, or a `TimeoutException` if `timeout` elapses first
@@ -73,7 +74,7 @@ def withTimeoutOption[T](millis: Long)(body: Async ?=> T)(using Async): Option[T
  *   if `timeout` is negative
  */
 def withTimeout[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): T =
-  StartableTimer.checkDelay(timeout, "withTimeout: the timeout")
+  Delays.checkDelay(timeout, "withTimeout: the timeout")
   limited(timeout)(body) match
     case Some(v) => v
     case None    => throw TimeoutException(s"the body did not finish within $timeout")
@@ -85,7 +86,7 @@ def withTimeout[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): T =
  *   if `millis` is negative
  */
 def withTimeout[T](millis: Long)(body: Async ?=> T)(using Async): T =
-  withTimeout(StartableTimer.millisToDuration(millis, "withTimeout: the timeout"))(body)
+  withTimeout(Delays.millisToDuration(millis, "withTimeout: the timeout"))(body)
 
 /**
  * Runs `body` with a time limit: `Right(value)`, or `Left(onTimeout)` if `timeout` elapses
@@ -102,7 +103,7 @@ def withTimeout[T](millis: Long)(body: Async ?=> T)(using Async): T =
 def withTimeoutEither[E, T](timeout: FiniteDuration, onTimeout: => E)(body: Async ?=> T)(using
     Async
 ): Either[E, T] =
-  StartableTimer.checkDelay(timeout, "withTimeoutEither: the timeout")
+  Delays.checkDelay(timeout, "withTimeoutEither: the timeout")
   limited(timeout)(body) match
     case Some(v) => Right(v)
     case None    => Left(onTimeout)
@@ -117,6 +118,6 @@ def withTimeoutEither[E, T](millis: Long, onTimeout: => E)(body: Async ?=> T)(us
     Async
 ): Either[E, T] =
   withTimeoutEither(
-    StartableTimer.millisToDuration(millis, "withTimeoutEither: the timeout"),
+    Delays.millisToDuration(millis, "withTimeoutEither: the timeout"),
     onTimeout
   )(body)

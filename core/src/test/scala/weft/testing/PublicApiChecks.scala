@@ -23,6 +23,10 @@ abstract class PublicApiChecks(module: String, anchor: Class[?]) extends munit.F
       .find(d => Files.isDirectory(d.resolve("docs").resolve("api")))
       .getOrElse(fail("no docs/api directory above the working directory"))
 
+  // Reading every class's TASTy takes tens of seconds on a loaded machine; it cannot hang.
+  override val munitTimeout: scala.concurrent.duration.Duration =
+    scala.concurrent.duration.Duration(3, "min")
+
   lazy val listing: Seq[String] = PublicApi.listing(PublicApi.classesDirOf(anchor))
 
   test(s"the public API of $module is the one in docs/api/$module.txt"):
