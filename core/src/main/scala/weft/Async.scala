@@ -66,9 +66,7 @@ trait Async:
     // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
     if src.poll(w) && w.isDone then return w.value
     src.onComplete(w)
-    while !w.isDone do
-      Fiber.park(w)
-      if Fiber.interrupted() && !absorbsInterrupt then interrupted(src, w)
+    while !w.isDone do if Parking.parkOnce(w)(using this) then interrupted(src, w)
     w.value
 
   /**
@@ -81,8 +79,7 @@ trait Async:
       sel.registerAll()
       sel.spinBeforePark()
       while !sel.isDone do
-        Fiber.park(sel)
-        if Fiber.interrupted() && !absorbsInterrupt then
+        if Parking.parkOnce(sel)(using this) then
           if sel.abandon() then
             if cancellationPending then
               throw CancellationException("the awaiting scope was cancelled")

@@ -1,7 +1,6 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
-import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
 import weft.runtime.Fiber
 
@@ -74,13 +73,10 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
     if seg.cells.compareAndSet(i, null, me) then
       var interrupted = false
       while seg.cells.get(i) eq me do
-        Fiber.park(this)
-        if Fiber.interrupted() then
+        if Parking.parkOnce(this) then
           if seg.cells.compareAndSet(i, me, Cancelled) then
             add(DeadAt, 1L): Unit
-            if Cancellation.pending then
-              throw CancellationException("Semaphore.acquire: the scope was cancelled")
-            throw InterruptedException()
+            throw Parking.gaveUp("Semaphore.acquire")
           interrupted = true
       if interrupted then Fiber.selfInterrupt()
     else seg.cells.set(i, Taken) // a releaser left `Permit` here first
