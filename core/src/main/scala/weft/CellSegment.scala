@@ -4,8 +4,9 @@ import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
 
 /**
  * A run of [[CellSegment.Size]] cells of an unbounded array of cells, the storage of weft's
- * cell-based lock-free structures: the channels (`weft.channels.CellChannel`, after Koval,
- * Alistarh and Elizarov's channel design) and the semaphore's waiter queue (`SemaphoreQueue`).
+ * channels (`weft.channels.CellChannel`, after Koval, Alistarh and Elizarov's channel design).
+ * The semaphore's waiter queue has its own segments (`SemaphoreSegment`), which can be unlinked
+ * once every claim in them was given up.
  * Cell `i` lives in segment `i / Size`; segments are linked forward only and created on demand
  * by whichever thread first needs one (one CAS of `next` decides), so the array grows without a
  * lock. What a cell holds is the owning structure's business.
