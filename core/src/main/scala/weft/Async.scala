@@ -250,7 +250,10 @@ private[weft] object JvmAsync:
    * A claim is declined once the awaiting future has a cancellation pending, except the
    * awaiter's own [[giveUp]]: the rule of an [[OwnedLock]].
    */
-  final class Waiter[T](fiber: Fiber, owner: Async) extends OwnedLock(owner), Listener[T]:
+  final class Waiter[T](fiber: Fiber, owner: Async)
+      extends OwnedLock(owner),
+        Listener[T],
+        SemaphoreQueue.Findable:
     val lock: ListenerLock | Null = this
     // Written before the lock is retired as taken, read after it is seen so (see `isDone`). The
     // lock's state tells a completion from a give-up, so the waiter needs no flag of its own.

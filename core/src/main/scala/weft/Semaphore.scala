@@ -60,6 +60,9 @@ final class Semaphore(val permits: Int):
   /** The queue segments reachable now (a snapshot, for tests of what give-ups leave behind). */
   private[weft] def queuedSegments: Int = queue.reachableSegments
 
+  /** How many dropped listeners had to be searched for in the queue (for tests). */
+  private[weft] def scansForDrops: Long = queue.scansForDrops
+
   /**
    * Suspends until a permit is free (FIFO), and returns the guard that releases it. A free permit
    * nobody waits for is taken at once, without suspending.

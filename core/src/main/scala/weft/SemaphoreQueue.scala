@@ -55,6 +55,9 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
   private val tailHint = AtomicReference[Segment](SemaphoreSegment(0, size, null))
   private val headHint = AtomicReference[Segment](tailHint.get())
 
+  // How many drops scanned the queue (not atomic: a figure for tests, see `scansForDrops`).
+  private var scans = 0L
+
   /** Adds `delta` to the counter at `at`; the old value. */
   private inline def add(inline at: Int, delta: Long): Long = COUNTER.getAndAdd(counters, at, delta)
 
@@ -141,32 +144,53 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
     val e = add(EnqAt, 1L)
     val seg = tailSegment(h, e)
     val i = index(e)
+    k match
+      case f: Findable => f.queuedIn = seg
+      case _           => ()
     if !seg.cells.compareAndSet(i, null, k) then
       seg.cells.set(i, Taken) // a releaser left `Permit` here first
       semaphore.offerOrRelease(k)
 
   /**
    * Gives up a queued listener equal to `k` (derived sources re-create equal wrappers to drop
-   * them), if any: its cell is passed over by its releaser. Scans the cells from the head's
-   * segment to the tail, skipping removed segments: the cost is the live claims queued before
-   * `k` (plus the given-up cells of at most the segments holding them), and registering needs no
-   * map (a map keyed by identity hashes also made Lincheck's replays differ). `k` must have been
-   * registered by a call that returned, as `Source.dropListener` requires.
+   * them), if any: its cell is passed over by its releaser. A [[SemaphoreQueue.Findable]]
+   * listener (an await's waiter, a select's case) is looked for in the segment it recorded when
+   * queued, so dropping it is O(segment size) however long the queue: not found there, it was
+   * served already. Other listeners are scanned for from the head's segment to the tail,
+   * skipping removed segments: the cost is the live claims queued before `k` (a map keyed by
+   * identity hashes cost an allocation per registration and made Lincheck's replays differ).
+   * `k` must have been registered by a call that returned, as `Source.dropListener` requires.
    */
   def drop(k: Listener[Semaphore.Guard]): Unit =
-    var seg = headHint.get()
-    var idx = seg.id << shift
-    val end = get(EnqAt)
-    while idx < end do
-      val i = index(idx)
+    val hinted = k match
+      case f: Findable => f.queuedIn
+      case _           => null
+    if hinted != null then dropIn(hinted.asInstanceOf[Segment], k)
+    else
+      scans += 1
+      var seg = headHint.get()
+      var idx = seg.id << shift
+      val end = get(EnqAt)
+      while idx < end do
+        val i = index(idx)
+        val c = seg.cells.get(i)
+        if (c ne null) && c.isInstanceOf[Listener[?]] && c == k then
+          if seg.cells.compareAndSet(i, c, Cancelled) then gaveUp(seg)
+          return
+        idx += 1
+        if index(idx) == 0 then
+          seg = seg.find(segmentId(idx))
+          idx = seg.id << shift
+
+  /** Gives up listener `k` if it is still queued in a cell of `seg` (the one it was queued in). */
+  private def dropIn(seg: Segment, k: Listener[Semaphore.Guard]): Unit =
+    var i = 0
+    while i < size do
       val c = seg.cells.get(i)
-      if (c ne null) && c.isInstanceOf[Listener[?]] && c == k then
+      if c eq k then
         if seg.cells.compareAndSet(i, c, Cancelled) then gaveUp(seg)
         return
-      idx += 1
-      if index(idx) == 0 then
-        seg = seg.find(segmentId(idx))
-        idx = seg.id << shift
+      i += 1
 
   /**
    * Serves the oldest claim with one permit (the caller's increment found `count < 0`): `true` if
@@ -203,6 +227,9 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
     val deq = get(DeqAt)
     math.max(0L, get(EnqAt) - deq - dead).toInt
 
+  /** How many drops had to scan the queue for their listener (approximate; for tests). */
+  private[weft] def scansForDrops: Long = scans
+
   /**
    * The segments reachable from the hints now, removed or not (a snapshot, for tests: what the
    * queue keeps in memory, bar segments a walker in progress holds).
@@ -222,6 +249,17 @@ private[weft] object SemaphoreQueue:
 
   /** Cells per segment by default: `1 << DefaultShift`, as in `weft.CellSegment`. */
   inline val DefaultShift = 5
+
+  /**
+   * A listener that records the segment a semaphore queue put it in, so that dropping it needs
+   * no scan of the queue (see [[SemaphoreQueue.drop]]): an await's waiter and a select's case
+   * listener, each queued at most once. Written before the listener is stored in its cell, so
+   * whoever drops it after its registration returned sees it; a `null` read means a scan.
+   * `SemaphoreGiveUpSuite`, "awaiting listeners cancelled in any order", re-checks it.
+   */
+  trait Findable:
+    /** The segment this listener was queued in, or `null`. */
+    var queuedIn: AnyRef | Null = null
 
   /** A cell state besides a waiter. */
   final class Marker(name: String):

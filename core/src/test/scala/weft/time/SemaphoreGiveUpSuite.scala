@@ -68,6 +68,26 @@ class SemaphoreGiveUpSuite extends munit.FunSuite, weft.testing.StressChecks:
         g.close()
       assertEquals((s.available, s.waiting), (1, 0))
 
+  test("awaiting listeners cancelled in any order are found without scanning the queue"):
+    withinDeadline(30, "semaphore-awaiters-cancelled"):
+      val s = Semaphore(1)
+      Async.blocking:
+        val g = s.acquire()
+        val awaiting = (1 to 640).map: i =>
+          Future:
+            if i % 2 == 0 then Async.await(s.acquiring).close()
+            else Async.select(s.acquiring ~~> (_.close()), onTimeout(60_000)(())): Unit
+        awaitCondition("all queued")(s.waiting == 640)
+        // Last queued first, then the rest shuffled: a scan from the head would pass them all.
+        val order = awaiting.reverse.take(320) ++ scala.util.Random(3).shuffle(awaiting.take(320))
+        order.foreach(_.cancel())
+        awaiting.foreach(w => assert(w.result.isFailure))
+        awaitCondition("all given up")(s.waiting == 0)
+        assertEquals(s.scansForDrops, 0L, "a dropped waiter was searched for in the queue")
+        assert(s.queuedSegments <= 3, s"${s.queuedSegments} segments kept for 640 give-ups")
+        g.close()
+      assertEquals((s.available, s.waiting), (1, 0))
+
   test("two-cell segments under random cancellation: never more holders than permits, none lost"):
     withinDeadline(60, "semaphore-small-segments"):
       val s = Semaphore(2).withSegmentShift(1)
