@@ -253,7 +253,7 @@ private[weft] object JvmAsync:
   final class Waiter[T](fiber: Fiber, owner: Async)
       extends OwnedLock(owner),
         Listener[T],
-        SemaphoreQueue.Findable:
+        CellSegment.Findable:
     val lock: ListenerLock | Null = this
     // Written before the lock is retired as taken, read after it is seen so (see `isDone`). The
     // lock's state tells a completion from a give-up, so the waiter needs no flag of its own.

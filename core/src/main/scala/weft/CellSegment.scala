@@ -32,5 +32,16 @@ final private[weft] class CellSegment(val id: Long):
 
 private[weft] object CellSegment:
 
+  /**
+   * A listener that records the segment a queue of cells put it in, so that dropping it needs no
+   * scan of the queue (see `SemaphoreQueue.drop`): an await's waiter and a select's case
+   * listener, each queued at most once. Written before the listener is stored in its cell, so
+   * whoever drops it after its registration returned sees it; a `null` read means a scan.
+   * `SemaphoreGiveUpSuite`, "awaiting listeners cancelled in any order", re-checks it.
+   */
+  trait Findable:
+    /** The segment this listener was queued in, or `null`. */
+    var queuedIn: AnyRef | Null = null
+
   /** Cells per segment. */
   inline val Size = 32

@@ -198,7 +198,7 @@ private[weft] object Selector:
   /** The listener of case `index`: locked by its selector, which it completes. */
   final class CaseListener(sel: Selector, index: Int)
       extends Listener[Any],
-        SemaphoreQueue.Findable:
+        CellSegment.Findable:
     val lock: ListenerLock | Null = sel
     def complete(data: Any, source: Source[Any]): Unit = sel.complete(index, data)
 

@@ -46,6 +46,7 @@ import weft.runtime.Fiber
  */
 private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
   import SemaphoreQueue.*
+  import CellSegment.Findable
 
   // Cells per segment: a power of two, so a cell's segment and index are a shift and a mask.
   private val size = 1 << shift
@@ -153,7 +154,7 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
 
   /**
    * Gives up a queued listener equal to `k` (derived sources re-create equal wrappers to drop
-   * them), if any: its cell is passed over by its releaser. A [[SemaphoreQueue.Findable]]
+   * them), if any: its cell is passed over by its releaser. A [[CellSegment.Findable]]
    * listener (an await's waiter, a select's case) is looked for in the segment it recorded when
    * queued, so dropping it is O(segment size) however long the queue: not found there, it was
    * served already. Other listeners are scanned for from the head's segment to the tail,
@@ -249,17 +250,6 @@ private[weft] object SemaphoreQueue:
 
   /** Cells per segment by default: `1 << DefaultShift`, as in `weft.CellSegment`. */
   inline val DefaultShift = 5
-
-  /**
-   * A listener that records the segment a semaphore queue put it in, so that dropping it needs
-   * no scan of the queue (see [[SemaphoreQueue.drop]]): an await's waiter and a select's case
-   * listener, each queued at most once. Written before the listener is stored in its cell, so
-   * whoever drops it after its registration returned sees it; a `null` read means a scan.
-   * `SemaphoreGiveUpSuite`, "awaiting listeners cancelled in any order", re-checks it.
-   */
-  trait Findable:
-    /** The segment this listener was queued in, or `null`. */
-    var queuedIn: AnyRef | Null = null
 
   /** A cell state besides a waiter. */
   final class Marker(name: String):

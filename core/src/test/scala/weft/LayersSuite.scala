@@ -33,6 +33,7 @@ class LayersSuite extends munit.FunSuite:
       "CallerRunner",
       "Selector",
       "OwnedLock",
+      "Parking",
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
@@ -70,6 +71,7 @@ class LayersSuite extends munit.FunSuite:
       "retry",
       "Semaphore",
       "SemaphoreQueue",
+      "SemaphoreSegment",
       "Resource"
     ),
     "resilience" -> Set("resilience"),
