@@ -71,9 +71,7 @@ trait Async:
 
   /** Parks until `w` is completed; an interrupt gives up the await unless absorbed. */
   private inline def parkUntilDone[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
-    while !w.isDone do
-      Fiber.park(w)
-      if Fiber.interrupted() && !absorbsInterrupt then interrupted(src, w)
+    while !w.isDone do if Parking.parkOnce(w)(using this) then interrupted(src, w)
 
   /**
    * A platform thread's wait: a short spin first while few platform threads wait (see
@@ -97,8 +95,7 @@ trait Async:
       sel.registerAll()
       sel.spinBeforePark()
       while !sel.isDone do
-        Fiber.park(sel)
-        if Fiber.interrupted() && !absorbsInterrupt then
+        if Parking.parkOnce(sel)(using this) then
           if sel.abandon() then
             if cancellationPending then
               throw CancellationException("the awaiting scope was cancelled")
@@ -271,7 +268,10 @@ private[weft] object JvmAsync:
    * A claim is declined once the awaiting future has a cancellation pending, except the
    * awaiter's own [[giveUp]]: the rule of an [[OwnedLock]].
    */
-  final class Waiter[T](fiber: Fiber, owner: Async) extends OwnedLock(owner), Listener[T]:
+  final class Waiter[T](fiber: Fiber, owner: Async)
+      extends OwnedLock(owner),
+        Listener[T],
+        CellSegment.Findable:
     val lock: ListenerLock | Null = this
     // Written before the lock is retired as taken, read after it is seen so (see `isDone`). The
     // lock's state tells a completion from a give-up, so the waiter needs no flag of its own.

@@ -9,8 +9,19 @@ package weft
  * value is declined too; only its give-up ([[retireUnused]]) is not. `null` owner: no rule.
  * `ChannelSelectSuite`, "a value sent right after a select's future is cancelled goes to the next
  * reader", and `AwaitAbandonSuite`, "a cancelled awaiter declines", re-check it.
+ *
+ * The rule is checked again once the claim holds the lock: a claim may start before `cancel()`
+ * and get the lock after it, having waited for another claimant; it then releases the lock and
+ * declines. A claim that holds the lock before the cancel still wins (the value was delivered
+ * first, ADR 0006). `AwaitAbandonSuite`, "a claim on an await (a select) that started before
+ * cancel() and gets the lock after it is declined", re-checks it.
  */
 private[weft] abstract class OwnedLock(owner: Async | Null) extends NumberedLock:
   override final def acquire(): Boolean =
     val o = owner
-    (o == null || !o.cancellationPending) && super.acquire()
+    if o == null then super.acquire()
+    else if o.cancellationPending || !super.acquire() then false
+    else if o.cancellationPending then
+      release()
+      false
+    else true

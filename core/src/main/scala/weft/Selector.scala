@@ -196,7 +196,9 @@ private[weft] final class Selector(cases: Seq[SelectCase[?, ?]], owner: Async | 
 private[weft] object Selector:
 
   /** The listener of case `index`: locked by its selector, which it completes. */
-  final class CaseListener(sel: Selector, index: Int) extends Listener[Any]:
+  final class CaseListener(sel: Selector, index: Int)
+      extends Listener[Any],
+        CellSegment.Findable:
     val lock: ListenerLock | Null = sel
     def complete(data: Any, source: Source[Any]): Unit = sel.complete(index, data)
 

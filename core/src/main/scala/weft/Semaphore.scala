@@ -46,7 +46,22 @@ final class Semaphore(val permits: Int):
 
   // Free permits if positive, minus the waiting claims otherwise (see `SemaphoreQueue`).
   @volatile private var count: Long = permits
-  private val queue = SemaphoreQueue(this)
+  // A var only so that tests can give it small segments (`withSegmentShift`) before any use.
+  private var queue = SemaphoreQueue(this, SemaphoreQueue.DefaultShift)
+
+  /**
+   * For tests, on a new semaphore only: waiters queue in segments of `1 << shift` cells, so that
+   * a model checker reaches segment removal with a few operations.
+   */
+  private[weft] def withSegmentShift(shift: Int): this.type =
+    queue = SemaphoreQueue(this, shift)
+    this
+
+  /** The queue segments reachable now (a snapshot, for tests of what give-ups leave behind). */
+  private[weft] def queuedSegments: Int = queue.reachableSegments
+
+  /** How many dropped listeners had to be searched for in the queue (for tests). */
+  private[weft] def scansForDrops: Long = queue.scansForDrops
 
   /**
    * Suspends until a permit is free (FIFO), and returns the guard that releases it. A free permit

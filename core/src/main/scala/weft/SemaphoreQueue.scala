@@ -1,8 +1,7 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
-import java.util.concurrent.CancellationException
-import java.util.concurrent.atomic.{AtomicReference, AtomicReferenceArray}
+import java.util.concurrent.atomic.AtomicReference
 import weft.runtime.Fiber
 
 /**
@@ -37,18 +36,28 @@ import weft.runtime.Fiber
  * Fairness: claims are served in the order of their cell indices, i.e. of their FAA on `enq`, and
  * `count` is positive only when no claim is waiting, so nobody takes a free permit past a waiter.
  *
- * Memory: a waiter that gave up leaves its cell `Cancelled` until a release passes it (its
- * segment stays reachable till then); each release moves the head past the cells it served.
+ * Memory: a waiter that gave up leaves its cell `Cancelled`, and a segment whose every cell was
+ * given up is unlinked at once ([[SemaphoreSegment]]), so a semaphore held while many waiters
+ * give up keeps only the segments that still hold a live claim (and the one the releasers'
+ * hint points at); a releaser whose cell was in a removed segment passes its permit on as for
+ * a `Cancelled` cell. Each release moves the head past the cells it served.
  * `SemaphoreLincheckSuite` model-checks conservation; `SemaphoreSuite` and the cancellation storm
  * (`CancellationStormSuite`) check it with real fibers.
  */
-private[weft] final class SemaphoreQueue(semaphore: Semaphore):
+private[weft] final class SemaphoreQueue(semaphore: Semaphore, shift: Int):
   import SemaphoreQueue.*
+  import CellSegment.Findable
+
+  // Cells per segment: a power of two, so a cell's segment and index are a shift and a mask.
+  private val size = 1 << shift
 
   // enq, deq and the count of `Cancelled` cells not yet passed, each on its own cache line.
   private val counters = new Array[Long](CountersLength)
-  private val tailHint = AtomicReference[Segment](Segment(0))
+  private val tailHint = AtomicReference[Segment](SemaphoreSegment(0, size, null))
   private val headHint = AtomicReference[Segment](tailHint.get())
+
+  // How many drops scanned the queue (not atomic: a figure for tests, see `scansForDrops`).
+  private var scans = 0L
 
   /** Adds `delta` to the counter at `at`; the old value. */
   private inline def add(inline at: Int, delta: Long): Long = COUNTER.getAndAdd(counters, at, delta)
@@ -56,9 +65,54 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
   /** The counter at `at` (a volatile read). */
   private inline def get(inline at: Int): Long = COUNTER.getVolatile(counters, at)
 
+  /** The id of the segment of cell `i`. */
+  private inline def segmentId(i: Long): Long = i >>> shift
+
+  /** The index of cell `i` in its segment. */
+  private inline def index(i: Long): Int = (i & (size - 1)).toInt
+
+  /**
+   * The acquirer's segment of cell `e`, found from the tail's hint `h`, which moves forward to
+   * it. `h` must be read before `e` is claimed: the hint may since have moved past `e`'s segment
+   * (to later claims'), and segments are found walking forward only. `SemaphoreLincheckSuite`
+   * (two-cell segments) caught an acquirer that read it after.
+   */
+  private def tailSegment(h: Segment, e: Long): Segment =
+    val seg = h.find(segmentId(e))
+    if seg ne h then
+      var done = false
+      while !done do
+        val cur = tailHint.get()
+        done = cur.id >= seg.id || tailHint.compareAndSet(cur, seg)
+    seg
+
+  /**
+   * The releaser's segment of cell `d`, found from the head's hint `h`, which moves forward to
+   * it; that segment then forgets its predecessor (the ones behind the head are done with), so
+   * they can be collected. Its id is beyond `d`'s if `d`'s segment was removed.
+   */
+  private def headSegment(h: Segment, d: Long): Segment =
+    val seg = h.find(segmentId(d))
+    if seg ne h then
+      var done = false
+      while !done do
+        val cur = headHint.get()
+        if cur.id >= seg.id then done = true
+        else if headHint.compareAndSet(cur, seg) then
+          seg.becameHead()
+          done = true
+    seg
+
+  /** Records that the claim in cell `i` of `seg` was given up (its cell is `Cancelled`). */
+  private def gaveUp(seg: Segment): Unit =
+    add(DeadAt, 1L): Unit
+    seg.gaveUp()
+
   /**
    * Waits in a cell for a permit (the caller's decrement found none free). Returns holding the
-   * permit. An interrupt before a releaser served the cell gives the claim up and throws.
+   * permit. An interrupt before a releaser served the cell gives the claim up and throws, except
+   * where the context defers it (a root scope inside `uninterruptible`, see [[Parking]]): the
+   * acquirer then keeps waiting and the interrupt is raised when the block ends.
    * @throws java.util.concurrent.CancellationException
    *   if the scope is cancelled while waiting (no permit is then held)
    * @throws InterruptedException
@@ -67,20 +121,17 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
   def await()(using Async): Unit =
     val h = tailHint.get()
     val e = add(EnqAt, 1L)
-    val seg = segmentFor(tailHint, h, e)
+    val seg = tailSegment(h, e)
     val i = index(e)
     // A parked acquirer is stored as its fiber itself: no allocation on this path either.
     val me = Fiber.current.asInstanceOf[AnyRef]
     if seg.cells.compareAndSet(i, null, me) then
       var interrupted = false
       while seg.cells.get(i) eq me do
-        Fiber.park(this)
-        if Fiber.interrupted() then
+        if Parking.parkOnce(this) then
           if seg.cells.compareAndSet(i, me, Cancelled) then
-            add(DeadAt, 1L): Unit
-            if Cancellation.pending then
-              throw CancellationException("Semaphore.acquire: the scope was cancelled")
-            throw InterruptedException()
+            gaveUp(seg)
+            throw Parking.gaveUp("Semaphore.acquire")
           interrupted = true
       if interrupted then Fiber.selfInterrupt()
     else seg.cells.set(i, Taken) // a releaser left `Permit` here first
@@ -92,31 +143,55 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
   def enqueue(k: Listener[Semaphore.Guard]): Unit =
     val h = tailHint.get()
     val e = add(EnqAt, 1L)
-    val seg = segmentFor(tailHint, h, e)
+    val seg = tailSegment(h, e)
     val i = index(e)
+    k match
+      case f: Findable => f.queuedIn = seg
+      case _           => ()
     if !seg.cells.compareAndSet(i, null, k) then
       seg.cells.set(i, Taken) // a releaser left `Permit` here first
       semaphore.offerOrRelease(k)
 
   /**
    * Gives up a queued listener equal to `k` (derived sources re-create equal wrappers to drop
-   * them), if any: its cell is passed over by its releaser. Scans the cells from the head's
-   * segment to the tail: queues are short, and registering then needs no map (a map keyed by
-   * identity hashes also made Lincheck's replays differ). `k` must have been registered by a
-   * call that returned, as `Source.dropListener` requires.
+   * them), if any: its cell is passed over by its releaser. A [[CellSegment.Findable]]
+   * listener (an await's waiter, a select's case) is looked for in the segment it recorded when
+   * queued, so dropping it is O(segment size) however long the queue: not found there, it was
+   * served already. Other listeners are scanned for from the head's segment to the tail,
+   * skipping removed segments: the cost is the live claims queued before `k` (a map keyed by
+   * identity hashes cost an allocation per registration and made Lincheck's replays differ).
+   * `k` must have been registered by a call that returned, as `Source.dropListener` requires.
    */
   def drop(k: Listener[Semaphore.Guard]): Unit =
-    var seg = headHint.get()
-    var idx = seg.id * SegmentSize
-    val end = get(EnqAt)
-    while idx < end do
-      val i = index(idx)
+    val hinted = k match
+      case f: Findable => f.queuedIn
+      case _           => null
+    if hinted != null then dropIn(hinted.asInstanceOf[Segment], k)
+    else
+      scans += 1
+      var seg = headHint.get()
+      var idx = seg.id << shift
+      val end = get(EnqAt)
+      while idx < end do
+        val i = index(idx)
+        val c = seg.cells.get(i)
+        if (c ne null) && c.isInstanceOf[Listener[?]] && c == k then
+          if seg.cells.compareAndSet(i, c, Cancelled) then gaveUp(seg)
+          return
+        idx += 1
+        if index(idx) == 0 then
+          seg = seg.find(segmentId(idx))
+          idx = seg.id << shift
+
+  /** Gives up listener `k` if it is still queued in a cell of `seg` (the one it was queued in). */
+  private def dropIn(seg: Segment, k: Listener[Semaphore.Guard]): Unit =
+    var i = 0
+    while i < size do
       val c = seg.cells.get(i)
-      if (c ne null) && c.isInstanceOf[Listener[?]] && c == k then
-        if seg.cells.compareAndSet(i, c, Cancelled) then add(DeadAt, 1L): Unit
+      if c eq k then
+        if seg.cells.compareAndSet(i, c, Cancelled) then gaveUp(seg)
         return
-      idx += 1
-      if index(idx) == 0 then seg = seg.find(idx / SegmentSize)
+      i += 1
 
   /**
    * Serves the oldest claim with one permit (the caller's increment found `count < 0`): `true` if
@@ -126,7 +201,11 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
   def handOver(): Boolean =
     val h = headHint.get()
     val d = add(DeqAt, 1L)
-    val seg = segmentFor(headHint, h, d)
+    val seg = headSegment(h, d)
+    if seg.id != segmentId(d) then
+      // Its segment was removed: every claim in it, this one too, was given up.
+      add(DeadAt, -1L): Unit
+      return false
     val i = index(d)
     while true do
       seg.cells.get(i) match
@@ -149,11 +228,28 @@ private[weft] final class SemaphoreQueue(semaphore: Semaphore):
     val deq = get(DeqAt)
     math.max(0L, get(EnqAt) - deq - dead).toInt
 
+  /** How many drops had to scan the queue for their listener (approximate; for tests). */
+  private[weft] def scansForDrops: Long = scans
+
+  /**
+   * The segments reachable from the hints now, removed or not (a snapshot, for tests: what the
+   * queue keeps in memory, bar segments a walker in progress holds).
+   */
+  private[weft] def reachableSegments: Int =
+    val h = headHint.get()
+    val t = tailHint.get()
+    var seg: Segment | Null = if h.id <= t.id then h else t
+    var n = 0
+    while seg != null do
+      n += 1
+      seg = seg.nn.next
+    n
+
 /** Cell states and segments of [[SemaphoreQueue]]. */
 private[weft] object SemaphoreQueue:
 
-  /** Cells per segment (see `weft.CellSegment`). */
-  final val SegmentSize = weft.CellSegment.Size
+  /** Cells per segment by default: `1 << DefaultShift`, as in `weft.CellSegment`. */
+  inline val DefaultShift = 5
 
   /** A cell state besides a waiter. */
   final class Marker(name: String):
@@ -169,25 +265,10 @@ private[weft] object SemaphoreQueue:
   val Cancelled = Marker("CANCELLED")
 
   /**
-   * A run of cells (see [[CellSegment]]); a cell here holds `null` (empty), a marker, a queued
-   * listener, or a parked fiber.
+   * A run of cells (see [[SemaphoreSegment]]); a cell here holds `null` (empty), a marker, a
+   * queued listener, or a parked fiber.
    */
-  type Segment = CellSegment
-
-  /** A new segment with id `id`. */
-  inline def Segment(id: Long): Segment = CellSegment(id)
-
-  /** The segment of cell `idx`, found from hint `h`; moves `hint` forward to it. */
-  def segmentFor(hint: AtomicReference[Segment], h: Segment, idx: Long): Segment =
-    val seg = h.find(idx / SegmentSize)
-    if seg ne h then
-      var done = false
-      while !done do
-        val cur = hint.get()
-        done = cur.id >= seg.id || hint.compareAndSet(cur, seg)
-    seg
-
-  inline def index(i: Long): Int = (i % SegmentSize).toInt
+  type Segment = SemaphoreSegment
 
   /** Where enq, deq and the dead count sit in `counters` (8 longs = 64 bytes apart). */
   inline val EnqAt = 8

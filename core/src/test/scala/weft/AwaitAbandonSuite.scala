@@ -21,6 +21,7 @@ class AwaitAbandonSuite extends munit.FunSuite, weft.testing.StressChecks:
     def onComplete(k: Listener[Int]): Unit =
       held.set(k)
       registered.countDown()
+
     def dropListener(k: Listener[Int]): Unit = ()
 
   test("a source cannot complete an await whose awaiter was cancelled"):
@@ -64,3 +65,41 @@ class AwaitAbandonSuite extends munit.FunSuite, weft.testing.StressChecks:
         val k = src.held.get().nn
         assert(!k.completeNow(42, src), "a value was handed to a cancelled awaiter")
         assert(f.result.failed.get.isInstanceOf[java.util.concurrent.CancellationException])
+
+  // A claim checks the cancellation once it holds the lock, not only when it starts: a source
+  // that began claiming before `cancel()`, and had to wait for a contender holding the lock, gets
+  // it after the cancel and must decline (ADR 0017). The waiter's owner is a future whose fiber
+  // waits on a JDK latch meanwhile, deaf to the cancel's interrupt, so that its own give-up
+  // cannot take the lock first and hide the claim's late check.
+  for viaSelect <- Seq(false, true) do
+    val how = if viaSelect then "a select" else "an await"
+    test(s"a claim on $how that started before cancel() and gets the lock after it is declined"):
+      withinDeadline(20, "await-claim-after-cancel"):
+        val src = Holding()
+        val ownerMayLeave = CountDownLatch(1)
+        Async.blocking:
+          val f = Future:
+            if viaSelect then Selector(Seq(src ~~> identity), summon[Async]).registerAll(): Unit
+            else src.onComplete(JvmAsync.Waiter[Int](runtime.Fiber.current, summon[Async]))
+            var interrupted = false
+            while !(try ownerMayLeave.await(20, java.util.concurrent.TimeUnit.SECONDS)
+              catch
+                case _: InterruptedException =>
+                  interrupted = true
+                  false
+              )
+            do ()
+            if interrupted then Thread.currentThread().interrupt()
+          src.registered.await()
+          val k = src.held.get().nn
+          assert(k.acquireLock(), "the contender takes the free lock")
+          @volatile var claimed: Option[Boolean] = None
+          val claimant = Thread.ofPlatform().start(() => claimed = Some(k.completeNow(42, src)))
+          // Past the cancellation check and spinning on the held lock: it parks between spins.
+          while claimant.getState != Thread.State.TIMED_WAITING do Thread.onSpinWait()
+          f.cancel()
+          k.releaseLock()
+          claimant.join()
+          ownerMayLeave.countDown()
+          assertEquals(claimed, Some(false), "a value was handed to a cancelled waiter")
+          assert(f.result.failed.get.isInstanceOf[java.util.concurrent.CancellationException])

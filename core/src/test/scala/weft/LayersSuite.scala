@@ -33,6 +33,7 @@ class LayersSuite extends munit.FunSuite:
       "CallerRunner",
       "Selector",
       "OwnedLock",
+      "Parking",
       "SelectClause",
       "Cancellable",
       "CompletionGroup",
@@ -71,6 +72,7 @@ class LayersSuite extends munit.FunSuite:
       "retry",
       "Semaphore",
       "SemaphoreQueue",
+      "SemaphoreSegment",
       "Resource"
     ),
     "resilience" -> Set("resilience"),

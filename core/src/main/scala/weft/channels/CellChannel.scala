@@ -4,7 +4,7 @@ import java.lang.invoke.{MethodHandles, VarHandle}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
 import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
-import weft.{Async, Promise, Source}
+import weft.{Async, Parking, Source}
 import weft.runtime.{CacheLine, Fiber}
 
 /**
@@ -160,9 +160,8 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     var interrupted = false
     spin.beforePark(w.outcome != null)
     while w.outcome == null do
-      Fiber.park(w)
-      if Fiber.interrupted() then
-        if seg.cells.compareAndSet(i, w, Broken) then raiseInterrupt()
+      if Parking.parkOnce(w) then
+        if seg.cells.compareAndSet(i, w, Broken) then throw Parking.gaveUp("send")
         interrupted = true
     if interrupted then Fiber.selfInterrupt()
     if w.outcome eq Closed then throw closedException()
@@ -215,13 +214,12 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
     var interrupted = false
     spin.beforePark(rd.outcome != null)
     while rd.outcome == null do
-      Fiber.park(rd)
-      if Fiber.interrupted() then
-        if seg.cells.compareAndSet(i, rd, Broken) then raiseInterrupt()
+      if Parking.parkOnce(rd) then
+        if seg.cells.compareAndSet(i, rd, Broken) then throw Parking.gaveUp("read")
         interrupted = true
     val out = rd.outcome.nn
     if interrupted then
-      if out eq Broken then raiseInterrupt()
+      if out eq Broken then throw Parking.gaveUp("read")
       Fiber.selfInterrupt()
     out
 
@@ -352,15 +350,6 @@ private[channels] object CellChannel:
     while !done do
       val h = hint.get()
       done = h.id >= seg.id || hint.compareAndSet(h, seg)
-
-  /**
-   * Raises the pending interruption of the caller in the way `Async.await` would: a
-   * `CancellationException` if its scope is cancelled, else an `InterruptedException`.
-   */
-  def raiseInterrupt()(using async: Async): Nothing =
-    Fiber.selfInterrupt()
-    async.await(Promise[Nothing]().future)
-    throw InterruptedException()
 
   /** Where S and R sit in a channel's `counts` array: a cache line apart (see `CacheLine`). */
   inline def SendersAt: Int = CacheLine.slot(0, 8)

@@ -14,8 +14,8 @@ import weft.*
  * [[check]] validates after every execution: never more holders than permits, and once every
  * guard is closed (which serves the listeners still queued) all permits are free and nobody waits.
  */
-abstract class LincheckSemaphoreWaiters(permits: Int):
-  private val s = Semaphore(permits)
+abstract class LincheckSemaphoreWaiters(permits: Int, segmentShift: Int = 5):
+  private val s = Semaphore(permits).withSegmentShift(segmentShift)
   private val held = ConcurrentLinkedQueue[Semaphore.Guard]()
   private val holders = AtomicInteger()
   @volatile private var overbooked = 0
@@ -77,11 +77,22 @@ class LincheckSemaphore1 extends LincheckSemaphoreWaiters(1)
 /** Lincheck target: two permits, so that fast and queued paths mix. */
 class LincheckSemaphore2 extends LincheckSemaphoreWaiters(2)
 
+/**
+ * Lincheck target: one permit and segments of two cells, so that segments whose every claim was
+ * given up are unlinked (and the releasers skip them) within a few operations.
+ */
+class LincheckSemaphoreSmallSegments extends LincheckSemaphoreWaiters(1, segmentShift = 1)
+
 /** Model checking and stress of the semaphore's count and queue (see the targets above). */
 class SemaphoreLincheckSuite extends munit.FunSuite:
   override val munitTimeout = scala.concurrent.duration.Duration(170, "s")
 
-  for c <- List(classOf[LincheckSemaphore1], classOf[LincheckSemaphore2]) do
+  for c <- List(
+      classOf[LincheckSemaphore1],
+      classOf[LincheckSemaphore2],
+      classOf[LincheckSemaphoreSmallSegments]
+    )
+  do
     test(s"${c.getSimpleName}: model checking"):
       LincheckRuns.modelCheck(
         c,
