@@ -74,6 +74,40 @@ class LateFailureCombinatorsSuite extends munit.FunSuite, weft.testing.StressChe
     assertEquals(value, 1)
     assertEquals(reports, List[Throwable](boom))
 
+  onBothCallers("raceSuccess: the bodies' own failures go with the caller's interrupt"):
+    val started = CountDownLatch(3)
+    val early = IllegalStateException("before the interrupt")
+    val late = IllegalArgumentException("after the interrupt")
+    val caller = Thread.currentThread()
+    val interrupter = Thread.ofPlatform().start: () =>
+      started.await()
+      caller.interrupt()
+    val reports = reported:
+      // not `intercept`, which lets an InterruptedException through
+      val e =
+        try
+          Async.blocking:
+            raceSuccess[Int](
+              {
+                started.countDown()
+                throw early
+              }, {
+                started.countDown()
+                spinUntilCancelled() // the scope's end after the interrupt cancels it
+                throw late
+              }, {
+                started.countDown()
+                CountDownLatch(1).await() // InterruptedException: not attached
+                3
+              }
+            )
+          fail("the interrupt was not raised")
+        catch case ie: InterruptedException => ie
+      assertEquals(e.getSuppressed.toSet, Set[Throwable](early, late))
+    Thread.interrupted(): Unit // before the join, which would throw
+    interrupter.join()
+    assertEquals(reports, Nil)
+
   onBothCallers("par: failures recorded while the caller is interrupted are suppressed by it"):
     val started = CountDownLatch(1)
     val boom = IllegalStateException("a worker's, after the caller's interrupt")
