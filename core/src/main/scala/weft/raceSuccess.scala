@@ -57,7 +57,7 @@ def raceSuccess[T](bodies: (Async ?=> T)*)(using Async): T =
                 scope.failedAfterCancel(e)
       winner.await
   catch
-    case e: Throwable if !won(winner) && !e.isInstanceOf[AllFailedException] =>
+    case e: Throwable if !won(winner) && !isOutcome(winner, e) =>
       // The caller was cancelled (or interrupted) before any body won: the bodies' own
       // failures, recorded up to the join above, go with what is thrown.
       failures.forEach: f =>
@@ -66,6 +66,10 @@ def raceSuccess[T](bodies: (Async ?=> T)*)(using Async): T =
 
 /** Whether a body of the race has succeeded. */
 private def won(winner: CoreFuture[?]): Boolean = winner.isDone && winner.resultNow.isSuccess
+
+/** Whether `e` is the race's own outcome: the [[AllFailedException]] of every body failing. */
+private def isOutcome(winner: CoreFuture[?], e: Throwable): Boolean =
+  winner.isDone && winner.resultNow.failed.toOption.exists(_ eq e)
 
 /**
  * Every one of several alternatives failed ([[raceSuccess]]): [[failures]] lists their
