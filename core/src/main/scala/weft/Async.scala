@@ -205,6 +205,9 @@ extension [T](src: Source[Try[T]])
  * cancellation is raised as a `CancellationException`. Outside a future it simply runs `body`.
  * If `body` itself throws while a cancellation is deferred, its own exception is thrown (never
  * replaced by the cancellation) and the cancellation is raised at the next interruption point.
+ * Directly in a root scope's body (`Async.blocking`), what is deferred is an interrupt of the
+ * calling thread, raised as an `InterruptedException`; a `body` that throws keeps its own
+ * exception there too, and the thread's interrupt status is set again.
  *
  * It defers a cancellation that arrives while the future's body runs; it cannot undo one that
  * came first: a future cancelled before its fiber started never runs its body at all, even a

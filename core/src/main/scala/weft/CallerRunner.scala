@@ -10,8 +10,10 @@ import weft.runtime.Fiber
  * to hold back: another thread calls `Thread.interrupt` directly. So the block defers the
  * interrupt where weft sees it: one pending on entry is cleared, one seen by an await inside the
  * block is absorbed ([[absorbInterrupt]]: the await keeps waiting), and either is raised as an
- * `InterruptedException` when the outermost block ends. A JDK blocking call inside the block still
- * sees an interrupt that arrives while it blocks. `CallerScopeSuite` re-checks it.
+ * `InterruptedException` when the outermost block ends. A block that throws rethrows its own
+ * exception instead, and the interrupt stays pending (the thread's interrupt status is set). A
+ * JDK blocking call inside the block still sees an interrupt that arrives while it blocks.
+ * `CallerScopeSuite` and `LateFailureCombinatorsSuite` re-check it.
  *
  * Only the entering thread touches `depth` and `deferred`; `depth` is volatile because a context
  * that escaped into a child fiber reads it through [[inUninterruptible]].
@@ -43,9 +45,22 @@ private[weft] final class CallerRunner(scope: CompletionGroup) extends Runner:
   def uninterruptibly[R](block: => R): R =
     if depth == 0 && Fiber.interrupted() then deferred = true
     depth += 1
-    try block
-    finally
-      depth -= 1
-      if depth == 0 && (deferred | Fiber.interrupted()) then
-        deferred = false
-        throw InterruptedException("interrupted during an uninterruptible block")
+    val result =
+      try block
+      catch
+        case e: Throwable =>
+          // The block's own failure goes on, not replaced by the deferred interrupt (which would
+          // drop it: `LateFailureCombinatorsSuite`, "root uninterruptible"); the interrupt stays
+          // pending on the thread, as a non-root block leaves its cancellation pending.
+          if leave() then Fiber.selfInterrupt()
+          throw e
+    if leave() then throw InterruptedException("interrupted during an uninterruptible block")
+    result
+
+  /** Leaves one level: `true` if it was the outermost and an interrupt was deferred. */
+  private def leave(): Boolean =
+    depth -= 1
+    if depth == 0 && (deferred | Fiber.interrupted()) then
+      deferred = false
+      true
+    else false

@@ -20,6 +20,11 @@ import scala.util.{Failure, Success, Try}
  * A task started in a scope is a future of that scope: the scope's end cancels it like any
  * other. For retrying one call until it succeeds, [[retry]] is simpler.
  *
+ * A cancel during the pause after a failed run (`RepeatUntilSuccess`) leaves the future
+ * cancelled, and that run's failure is neither the result nor reported: by design, as the
+ * schedule would have run the body again after it (the failure was one it tolerates). A failure
+ * that ends the schedule is the future's result at once, before any pause.
+ *
  * @param body
  *   the computation
  * @param taskSchedule

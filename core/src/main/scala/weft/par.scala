@@ -21,9 +21,10 @@ def par[T](tasks: (Async ?=> T)*)(using Async): Seq[T] =
  * the order of `tasks`.
  *
  * Fails fast: the first task to fail cancels the others, which are waited for, and its exception
- * is thrown, with the failures of other tasks that failed meanwhile (not their cancellation)
- * added to it as suppressed. If the caller's scope is cancelled, every task is cancelled and
- * waited for, and a `CancellationException` is thrown. In every case, when this returns or
+ * is thrown, with the failures of other tasks that failed meanwhile added to it as suppressed
+ * (not their cancellation, nor an interrupt or an exception caused by one). If the caller's
+ * scope is cancelled, every task is cancelled and waited for, and a `CancellationException` is
+ * thrown, with the tasks' own failures added to it alike. In every case, when this returns or
  * throws, no task and no future a task started is still running.
  *
  * {{{
@@ -120,9 +121,9 @@ private[weft] object Par:
    * A worker that catches a failure records it, stops every worker from taking another index and
    * completes `done` with it; the caller, awaiting `done`, throws it, and the end of the nested
    * scope cancels the other workers and joins them; only then are the failures they recorded
-   * meanwhile added as suppressed, so the list is complete. `done` succeeds when every worker's
-   * future has completed (counted by a listener, so a worker cancelled before it ever ran still
-   * counts). Results are read after the scope's join, which orders them after the workers'
+   * meanwhile added as suppressed, so the list is complete (they are added alike to the
+   * caller's own cancellation or interrupt). `done` succeeds when every worker's future has
+   * completed (counted by a listener, so a worker cancelled before it ever ran still counts). Results are read after the scope's join, which orders them after the workers'
    * writes; that every index was run is checked then, as a worker cancelled before it took one
    * would otherwise leave a hole. `ParSuite` re-checks order, the bound and fail-fast.
    */
@@ -142,7 +143,9 @@ private[weft] object Par:
           state.done.future.await
       catch
         case e: Throwable =>
-          if state.isFirst(e) then state.suppressLater(e)
+          // The deciding failure, or the caller's cancellation or interrupt: either way the
+          // tasks' own failures recorded up to the join go with it (`LateFailureCombinatorsSuite`).
+          state.suppressOthers(e)
           throw e
       if state.next.get < count || !state.failures.isEmpty then
         throw CancellationException(s"$what: tasks were cancelled before they ran")
@@ -172,15 +175,11 @@ private[weft] object Par:
           failures.add(e)
           done.tryComplete(Failure(e)): Unit
 
-    /** Whether `e` is the failure that decided the run. */
-    def isFirst(e: Throwable): Boolean = done.future.poll() match
-      case Some(Failure(f)) => f eq e
-      case _                => false
-
-    /** Adds the failures recorded after `first` (not the cancellations it caused). */
-    def suppressLater(first: Throwable): Unit =
+    /**
+     * Adds to `thrown` the failures recorded besides it that are the tasks' own: not their
+     * cancellation, nor an interrupt or an exception caused by one (the shared test of
+     * [[RunnableFuture.provokedByCancel]]).
+     */
+    def suppressOthers(thrown: Throwable): Unit =
       failures.forEach: f =>
-        f match
-          case _: CancellationException | _: InterruptedException => ()
-          case _ if f eq first                                    => ()
-          case _                                                  => first.addSuppressed(f)
+        if (f ne thrown) && !RunnableFuture.provokedByCancel(f) then thrown.addSuppressed(f)

@@ -186,6 +186,11 @@ object Retry:
  * `policy.retryOn` rejects). Each attempt runs in its own nested scope; pauses are [[sleep]]s,
  * so cancelling the caller stops the retries at once.
  *
+ * A cancel during a pause throws the `CancellationException`, not the failure before the pause:
+ * by design, that failure was one the policy tolerates (it would have been retried), so it is
+ * not reported either, just as a failed attempt followed by a successful one is not. A failure
+ * the policy does not retry is thrown at once, before any pause.
+ *
  * @param random
  *   the source of jitter (thread-local random by default)
  */

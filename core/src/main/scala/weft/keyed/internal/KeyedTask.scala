@@ -110,7 +110,9 @@ private[keyed] final class KeyedTask[T](
 
   /**
    * Runs the body on the current fiber, unless the task was cancelled, and completes the
-   * future. Never throws: the body's exception becomes the future's `Failure`.
+   * future. Never throws: the body's exception becomes the future's `Failure`, or, if a cancel
+   * completed the future first, goes to the owner's scope (`failedAfterCancel`: reported to
+   * `UnobservedFailures`, or attached to a failing supervised scope's failure).
    *
    * @param owner
    *   the context of the executor's owner: the parent of the body's run (see "The body's run")
@@ -123,7 +125,16 @@ private[keyed] final class KeyedTask[T](
       r.run() // the body, then its children cancelled and joined
       body = cleared
       if STATE.compareAndSet(this, RUNNING, DONE) then tryComplete(r.resultNow)
-      else awaitCancelled()
+      else
+        awaitCancelled()
+        // The cancel won after the run had completed with the body's own failure, which the
+        // task's cancelled future no longer carries: it goes to the owner's scope instead of
+        // vanishing (`SequentiallyLateFailureSuite`). A cancel that came earlier completed the
+        // run with the cancellation, and the run itself saw to a later failure of the body.
+        r.resultNow match
+          case Failure(e) if !RunnableFuture.provokedByCancel(e) =>
+            owner.group.failedAfterCancel(e)
+          case _ => ()
       Fiber.interrupted() // this task's own interrupt, or one its body left (see above)
     else awaitCancelled()
     bodyRun = null
