@@ -1,7 +1,6 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
-import java.util.concurrent.CancellationException
 import scala.compiletime.uninitialized
 import weft.runtime.Fiber
 
@@ -226,17 +225,12 @@ class CompletionGroup extends Cancellable:
    *   if the calling thread is interrupted otherwise
    */
   def join()(using async: Async): Unit =
-    def interrupted(): Nothing =
-      if async.cancellationPending then
-        throw CancellationException("the scope joining a group was cancelled")
-      throw InterruptedException()
-    if async.cancellationPending then interrupted()
+    if async.cancellationPending then throw Parking.gaveUp("joining a group")
     while live(counts) != 0 do
       val w = Waiting(Fiber.current, waiters)
       if WAITERS.compareAndSet(this, w.next, w) then
         while live(counts) != 0 && !w.woken do
-          Fiber.park(this)
-          if Fiber.interrupted() && !async.absorbsInterrupt then interrupted()
+          if Parking.parkOnce(this) then throw Parking.gaveUp("joining a group")
     // Left members' threads are past their last await: this wait is short and not cut.
     joinLeftFibers()
 
