@@ -36,6 +36,29 @@ trait Cancellable:
   private[weft] def finishedFiber: Fiber | Null = null
 
   /**
+   * Records that this member, run by `fiber`, has reached its very end, so that
+   * [[finishedFiber]] returns `fiber` from then on. Members that leave by themselves override
+   * it (with [[finishedFiber]]); called only by [[leaveFinished]].
+   */
+  private[weft] def markFinished(fiber: Fiber): Unit = ()
+
+  /**
+   * The very end of a member that leaves by itself, from its own `fiber`: marks it finished,
+   * then leaves its group joined. The mark comes first: a `link` racing with this end either
+   * sees it (`CompletionGroup.add` checks [[finishedFiber]] after attaching) or is seen by the
+   * leave, so the member never stays live in a group (`GroupMembershipSuite` and
+   * `IOTaskMembershipSuite`, "linking a finished ...").
+   */
+  private[weft] final def leaveFinished(fiber: Fiber): Unit =
+    markFinished(fiber)
+    unlinkExiting(fiber)
+
+  /** The group this member belongs to now, or `null` if it is in none. */
+  private[weft] final def currentGroup: CompletionGroup | Null =
+    val e = membership
+    if e == null then null else e.entryGroup
+
+  /**
    * Makes this a member of `group` (leaving any previous group): cancelled when it is, and
    * joined by it. If `group` is already cancelled, this is cancelled at once. A future moved
    * so is no longer the previous group's to cancel or join: the new group's scope waits for its
