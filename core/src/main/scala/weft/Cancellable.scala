@@ -63,6 +63,8 @@ trait Cancellable:
    * joined by it. If `group` is already cancelled, this is cancelled at once. A future moved
    * so is no longer the previous group's to cancel or join: the new group's scope waits for its
    * thread, the old one's does not. A future that has already finished is not held by `group`.
+   * A failure nobody observed is reported by the join of the group the future belongs to when
+   * it ends.
    */
   def link(group: CompletionGroup): this.type =
     unlink()
@@ -78,7 +80,9 @@ trait Cancellable:
   /**
    * Leaves the current group, if any. Nobody owns the member afterwards: no scope cancels it,
    * and no scope waits for it (an unlinked future's thread may outlive the scope it was started
-   * in, gears' "zombie" futures); link it to a group to give it an owner again.
+   * in, gears' "zombie" futures); link it to a group to give it an owner again. As no join
+   * will report it, an unlinked future that fails unobserved is reported to
+   * [[UnobservedFailures]] when it ends.
    */
   def unlink(): this.type =
     val e = membership
