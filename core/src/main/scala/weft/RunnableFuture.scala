@@ -14,12 +14,12 @@ import weft.runtime.{AsyncSupport, Fiber}
  * `body` with the future itself as its [[Async]] context, whose group (the children's) is made
  * on the first child only; when `body` ends the children are cancelled and joined, then the
  * future completes with `body`'s result (if a cancel completed it meanwhile, a failure of the
- * body's own goes to its group's `failedAfterCancel` instead of vanishing; an unobserved failure
- * is held by the group it belongs to then, or reported at once if it belongs to none), and
- * finally it leaves the group it belongs to then, which joins the fiber at the end of the scope (the
- * group it was started in, unless it was moved: see [[Cancellable.link]]). A spawn so allocates
- * no context and, for a future without children, no group (the memory-pending workloads and
- * `future-spawn-await` re-check it).
+ * body's own goes to its group's `failedAfterCancel` instead of vanishing; an unobserved
+ * failure is held by the group it belongs to then, or reported at once if it belongs to none),
+ * and finally it leaves the group it belongs to then, which joins the fiber at the end of the
+ * scope (the group it was started in, unless it was moved: see [[Cancellable.link]]). A spawn
+ * so allocates no context and, for a future without children, no group (the memory-pending
+ * workloads and `future-spawn-await` re-check it).
  *
  * ==Cancellation==
  * One CAS-updated int holds the cancellation state: `CANCEL` (requested), `INTERRUPTING` (an
