@@ -36,10 +36,35 @@ trait Cancellable:
   private[weft] def finishedFiber: Fiber | Null = null
 
   /**
+   * Records that this member, run by `fiber`, has reached its very end, so that
+   * [[finishedFiber]] returns `fiber` from then on. Members that leave by themselves override
+   * it (with [[finishedFiber]]); called only by [[leaveFinished]].
+   */
+  private[weft] def markFinished(fiber: Fiber): Unit = ()
+
+  /**
+   * The very end of a member that leaves by itself, from its own `fiber`: marks it finished,
+   * then leaves its group joined. The mark comes first: a `link` racing with this end either
+   * sees it (`CompletionGroup.add` checks [[finishedFiber]] after attaching) or is seen by the
+   * leave, so the member never stays live in a group (`GroupMembershipSuite` and
+   * `IOTaskMembershipSuite`, "linking a finished ...").
+   */
+  private[weft] final def leaveFinished(fiber: Fiber): Unit =
+    markFinished(fiber)
+    unlinkExiting(fiber)
+
+  /** The group this member belongs to now, or `null` if it is in none. */
+  private[weft] final def currentGroup: CompletionGroup | Null =
+    val e = membership
+    if e == null then null else e.entryGroup
+
+  /**
    * Makes this a member of `group` (leaving any previous group): cancelled when it is, and
    * joined by it. If `group` is already cancelled, this is cancelled at once. A future moved
    * so is no longer the previous group's to cancel or join: the new group's scope waits for its
    * thread, the old one's does not. A future that has already finished is not held by `group`.
+   * A failure nobody observed is reported by the join of the group the future belongs to when
+   * it ends.
    */
   def link(group: CompletionGroup): this.type =
     unlink()
@@ -55,7 +80,9 @@ trait Cancellable:
   /**
    * Leaves the current group, if any. Nobody owns the member afterwards: no scope cancels it,
    * and no scope waits for it (an unlinked future's thread may outlive the scope it was started
-   * in, gears' "zombie" futures); link it to a group to give it an owner again.
+   * in, gears' "zombie" futures); link it to a group to give it an owner again. As no join
+   * will report it, an unlinked future that fails unobserved is reported to
+   * [[UnobservedFailures]] when it ends.
    */
   def unlink(): this.type =
     val e = membership

@@ -101,8 +101,9 @@ class CompletionGroup extends Cancellable:
       e.entryNext = h
     if cancelled then cancelMember(e)
     // A future past its end never leaves again: it leaves now, joined, its fiber terminating.
-    // `attach` above and the fiber's mark before its `unlinkExiting` are a Dekker pair, so one
-    // of the two makes the entry leave (`GroupMembershipSuite`, "linking a finished future").
+    // `attach` above and the member's mark in `leaveFinished` are a Dekker pair, so one of the
+    // two makes the entry leave (`GroupMembershipSuite`, "linking a finished future";
+    // `IOTaskMembershipSuite` for an IO task).
     val gone = member.finishedFiber
     if gone != null && e.tryLeave(gone, true) then memberLeft()
     val pushes = (before >>> 32) + 1
@@ -165,6 +166,10 @@ class CompletionGroup extends Cancellable:
           while e != null do
             val next = e.entryNext
             if e.prunable then
+              // A drained nested group unlinked here is never walked by a join again: what it
+              // holds is reported now (`GroupFailuresSuite`, "a scope's join reports ...").
+              val g = e.joinedGroup
+              if g != null then g.nn.reportUnobservedNested()
               prev.nn.entryNext = next
               e.entryNext = GroupEntry.Unlinked
             else prev = e
@@ -217,7 +222,9 @@ class CompletionGroup extends Cancellable:
    * Waits until this group has no members and the threads of those that left have terminated:
    * the join of a group you own (one linked to a scope is joined by the scope's end anyway).
    * It does not cancel anything; call [[cancel]] first to stop the members. Unlike a scope's
-   * own join it can be cut short, as it may wait on work that never ends by itself.
+   * own join it can be cut short, as it may wait on work that never ends by itself. Like a
+   * scope's join, it then reports the failures of member futures that nobody observed to
+   * [[UnobservedFailures]], each once over all joins (nested groups' too).
    *
    * @throws java.util.concurrent.CancellationException
    *   if the caller's scope (or future) is cancelled while waiting
@@ -233,6 +240,9 @@ class CompletionGroup extends Cancellable:
           if Parking.parkOnce(this) then throw Parking.gaveUp("joining a group")
     // Left members' threads are past their last await: this wait is short and not cut.
     joinLeftFibers()
+    // Like a scope's join, it reports what nobody observed, once (`GroupFailuresSuite`,
+    // "join() reports the group's unobserved failures, once").
+    reportUnobserved()
 
   /** Joins what the entries that left joined leave behind (recursively, for nested groups). */
   private[weft] def joinLeftFibers(): Unit =
@@ -276,6 +286,39 @@ class CompletionGroup extends Cancellable:
   private[weft] def reportUnobserved(): Unit =
     val log = failures
     if log != null then log.reportAll()
+
+  /**
+   * Reports what this group and the nested groups that left it joined still hold: for a
+   * drained nested group unlinked from its parent before the parent's join walks it.
+   */
+  private[weft] def reportUnobservedNested(): Unit =
+    forEachEntry { e =>
+      val g = e.joinedGroup
+      if g != null then g.nn.reportUnobservedNested()
+    }
+    reportUnobserved()
+
+  /**
+   * Makes this group a member of `group` (see [[Cancellable.link]]), unless that would close
+   * a cycle: `group` is this group or nested in it, however deep. Cancelling and joining a
+   * cycle would never end (`GroupFailuresSuite`, "a group linked to itself, or in a cycle").
+   *
+   * @throws IllegalArgumentException
+   *   naming the groups of the cycle, if `group` is this group or one nested in it; nothing is
+   *   changed then
+   */
+  override def link(group: CompletionGroup): this.type =
+    var g: CompletionGroup | Null = group
+    var path = List.empty[CompletionGroup]
+    while g != null do
+      path = g.nn :: path
+      if g eq this then
+        throw IllegalArgumentException(
+          s"linking $this to $group would make a cycle of groups: " +
+            (this :: path.reverse).map(_.toString).mkString(" -> ")
+        )
+      g = g.nn.currentGroup
+    super.link(group)
 
 /** Factories for [[CompletionGroup]]. */
 object CompletionGroup:

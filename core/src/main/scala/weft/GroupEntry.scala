@@ -75,12 +75,18 @@ private[weft] trait GroupEntry:
       }
     }
 
-  /** Waits until what a left entry leaves behind has terminated (the join of a scope). */
+  /**
+   * Waits until what a left entry leaves behind has terminated (the join of a scope); a
+   * drained nested group's held failures are then reported, as its own join would
+   * (`GroupFailuresSuite`, "a scope's join reports the failures of a user group linked to it").
+   */
   final def joinLeft(): Unit =
     val f = exitingFiber
     if f != null then f.nn.joinUninterruptibly()
     val g = joinedGroup
-    if g != null then g.nn.joinLeftFibers()
+    if g != null then
+      g.nn.joinLeftFibers()
+      g.nn.reportUnobserved()
 
 private[weft] object GroupEntry:
   inline val UNUSED = 0

@@ -14,11 +14,12 @@ import weft.runtime.{AsyncSupport, Fiber}
  * `body` with the future itself as its [[Async]] context, whose group (the children's) is made
  * on the first child only; when `body` ends the children are cancelled and joined, then the
  * future completes with `body`'s result (if a cancel completed it meanwhile, a failure of the
- * body's own goes to the parent group's `failedAfterCancel` instead of vanishing), and finally
- * it leaves the group it belongs to then, which joins the fiber at the end of the scope (the
- * group it was started in, unless it was moved: see [[Cancellable.link]]). A spawn so allocates
- * no context and, for a future without children, no group (the memory-pending workloads and
- * `future-spawn-await` re-check it).
+ * body's own goes to its group's `failedAfterCancel` instead of vanishing; an unobserved
+ * failure is held by the group it belongs to then, or reported at once if it belongs to none),
+ * and finally it leaves the group it belongs to then, which joins the fiber at the end of the
+ * scope (the group it was started in, unless it was moved: see [[Cancellable.link]]). A spawn
+ * so allocates no context and, for a future without children, no group (the memory-pending
+ * workloads and `future-spawn-await` re-check it).
  *
  * ==Cancellation==
  * One CAS-updated int holds the cancellation state: `CANCEL` (requested), `INTERRUPTING` (an
@@ -70,6 +71,10 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
 
   override private[weft] def finishedFiber: Fiber | Null =
     if (entryState & FINISHED) != 0 then fiber else null
+
+  // The mark is a bit of the entry's state: no field of its own (the fiber is `fiber`).
+  override private[weft] def markFinished(self: Fiber): Unit =
+    ENTRY.getAndBitwiseOr(this, FINISHED): Unit
 
   // The OBSERVED bit beside the entry's state: set once the failure was handed to anyone.
   override private[weft] def failureObserved(): Unit =
@@ -146,19 +151,27 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
         catch case e: Throwable => Failure(e)
     endChildren()
     // Before leaving, the failure bookkeeping: the scope's join, which ends after the leave,
-    // then sees it.
+    // then sees it. A failure is the group's the future belongs to now, not the one it was
+    // started in: a moved future is its new group's to join and to report (`GroupFailuresSuite`,
+    // "a moved future's failure is reported at its new scope's join").
+    val owner = currentGroup
     if !tryComplete(result) then
       // A cancel completed the future first: a failure of the body's own must not vanish with
       // the result it would have been (`LateFailureSuite`).
       result match
-        case Failure(e) if !provokedByCancel(e) => parent.group.failedAfterCancel(e)
-        case _                                  => ()
-    else if (entryState & EntryMask) != GroupEntry.UNUSED && unobservedFailure != null then
-      entryGroup.failedUnobserved(this)
-    // Marked before reading its membership: a `link` racing with this end then sees the mark
-    // (see `CompletionGroup.add`) or is seen here.
-    ENTRY.getAndBitwiseOr(this, FINISHED): Unit
-    unlinkExiting(self)
+        case Failure(e) if !provokedByCancel(e) =>
+          (if owner != null then owner else parent.group).failedAfterCancel(e)
+        case _ => ()
+    else
+      val failure = unobservedFailure
+      if failure != null then
+        if owner != null then owner.failedUnobserved(this)
+        // Unlinked: no join will ever report it, so it is reported now (`GroupFailuresSuite`,
+        // "an unlinked future's unobserved failure is reported at once"). A future never
+        // linked (a keyed task's run) hands its result to its runner instead.
+        else if (entryState & EntryMask) != GroupEntry.UNUSED then
+          UnobservedFailures.report(failure)
+    leaveFinished(self)
 
   /**
    * Cancels and joins the children, or, if the body started none, seals the slot with the

@@ -27,7 +27,8 @@ import weft.runtime.Fiber
  * (e.g. to close a connection nobody will receive).
  *
  * The task leaves its group from its own thread at the very end, so the group's
- * `waitCompletion` joins that thread: nothing outlives the scope.
+ * `waitCompletion` joins that thread: nothing outlives the scope. It marks itself finished
+ * first, so linking it into a group after that adds nothing for the group to wait for.
  */
 final private[io] class IOTask[T](
     owner: IOResource,
@@ -36,8 +37,19 @@ final private[io] class IOTask[T](
 ) extends CoreFuture[T],
       Runnable:
 
+  // Its thread once `run` has reached its very end (see `Cancellable.leaveFinished`).
+  @volatile private var finished: Fiber | Null = null
+
   /** Its thread leaves the group at the end of `run`: the scope's join waits for it. */
   override private[weft] def leavesByItself: Boolean = true
+
+  /**
+   * A task linked into a group after its end leaves that group at once, as nothing else would
+   * make it leave (`IOTaskMembershipSuite`, "linking a finished send ...").
+   */
+  override private[weft] def finishedFiber: Fiber | Null = finished
+
+  override private[weft] def markFinished(fiber: Fiber): Unit = finished = fiber
 
   def run(): Unit =
     val self = Fiber.current
@@ -49,7 +61,7 @@ final private[io] class IOTask[T](
         result match
           case Success(v) => discard(v)
           case _          => ()
-    unlinkExiting(self)
+    leaveFinished(self)
 
   override def cancel(): Unit =
     if tryComplete(Failure(CancellationException(s"${owner.describe}: operation cancelled"))) then
