@@ -28,9 +28,9 @@ private[memcached] object Broadcast:
       val left = due - System.nanoTime()
       val handle: weft.runtime.Scheduler.Cancel | Null =
         try
-          if left <= 0 then throw client.lateBeforeSending(n, r, deadline)
+          if left <= 0 then throw Calls.lateBeforeSending(n, r, deadline)
           n.submit(r)
-          client.armDeadline(n, r, left, deadline)
+          Calls.armDeadline(n, r, left, deadline)
         catch
           case e: MemcachedException =>
             r.promise.tryComplete(Failure(e))
@@ -39,7 +39,7 @@ private[memcached] object Broadcast:
     try
       sent.map: (n, r, _) =>
         n.counters.node -> (
-          try Success(client.awaitRequest(r))
+          try Success(Calls.awaitRequest(r))
           catch case e: MemcachedException => Failure(e)
         )
       .toMap

@@ -1,10 +1,9 @@
 package weft.memcached
 
-import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.concurrent.duration.*
-import scala.util.{Failure, Try}
-import weft.{Async, CompletionGroup, Future, Resource, await}
+import scala.util.Try
+import weft.{Async, CompletionGroup, Future, Resource}
 
 /**
  * A memcached client in direct style: `client.get(key)` inside `Async` returns the result or
@@ -348,56 +347,7 @@ final class MemcachedClient private (
       mk: Array[Byte] => Request[T]
   )(using Async): T =
     val req = mk(Validate.key(key, binary))
-    run(nodeFor(key), req, due, deadline)
-
-  /**
-   * Submits `req` to `node` and waits for it until `due`; a call already out of time is not
-   * submitted at all.
-   */
-  private[memcached] def run[T](node: Node, req: Request[T], due: Long, deadline: FiniteDuration)(
-      using async: Async
-  ): T =
-    if isClosed then throw ClientClosed("the client is closed")
-    val left = due - System.nanoTime()
-    if left <= 0 then throw lateBeforeSending(node, req, deadline)
-    node.submit(req)
-    val handle = armDeadline(node, req, left, deadline)
-    try awaitRequest(req)
-    finally handle.cancel()
-
-  /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
-  private[memcached] def lateBeforeSending(
-      node: Node,
-      req: Request[?],
-      deadline: FiniteDuration
-  ): Timeout =
-    node.counters.timeouts.incrementAndGet()
-    Timeout(s"${node.counters.node}: $req not sent, the call's deadline ($deadline) passed first")
-
-  /** Fails `req` with [[Timeout]] after `nanos`, unless it completed first. */
-  private[memcached] def armDeadline(
-      node: Node,
-      req: Request[?],
-      nanos: Long,
-      deadline: FiniteDuration
-  )(using async: Async): weft.runtime.Scheduler.Cancel =
-    val counters = node.counters
-    async.support.scheduler.schedule(
-      nanos,
-      () =>
-        if req.promise.tryComplete(
-            Failure(Timeout(s"${counters.node}: no reply to $req within $deadline"))
-          )
-        then counters.timeouts.incrementAndGet()
-    )
-
-  /** Awaits `req`; a cancelled caller marks it abandoned, so its reply is discarded. */
-  private[memcached] def awaitRequest[T](req: Request[T])(using Async): T =
-    try req.promise.future.await
-    catch
-      case c: CancellationException =>
-        req.promise.tryComplete(Failure(c))
-        throw c
+    Calls.run(this, nodeFor(key), req, due, deadline)
 
   /** The only node of a one-server client (every key's), or `null`. */
   private[memcached] val singleNode: Node | Null = if nodes.length == 1 then nodes(0) else null

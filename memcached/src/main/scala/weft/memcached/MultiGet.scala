@@ -48,9 +48,9 @@ private[memcached] object MultiGet:
       try
         if client.isClosed then throw ClientClosed("the client is closed")
         val left = due - System.nanoTime()
-        if left <= 0 then throw client.lateBeforeSending(node, req, deadline)
+        if left <= 0 then throw Calls.lateBeforeSending(node, req, deadline)
         node.submit(req)
-        sent += req -> client.armDeadline(node, req, left, deadline)
+        sent += req -> Calls.armDeadline(node, req, left, deadline)
       catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
     if byNode.isEmpty && ks.nonEmpty then
       val late =
@@ -61,7 +61,7 @@ private[memcached] object MultiGet:
     try
       for (r, _) <- requests do
         try
-          val h = client.awaitRequest(r)
+          val h = Calls.awaitRequest(r)
           // one chunk (the common case) is the whole result: no copy
           hits = if hits.isEmpty then h else hits ++ h
         catch case e: MemcachedException => r.keys.foreach(k => failures += k -> e)

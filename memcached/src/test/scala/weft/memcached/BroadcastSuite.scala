@@ -1,12 +1,15 @@
 package weft.memcached
 
+import java.util.concurrent.{CancellationException, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
-import weft.Async
+import weft.{Async, Future, await}
+import FakeServer.{line, send}
 import TestSupport.*
 
 /**
  * `flushAll`, `version` and `stats` go to every node: one node down never keeps the request
  * from the others, and the call fails (naming the down node) only after every node was tried.
+ * A cancelled broadcast abandons the request of every node, not only the one it was awaiting.
  */
 class BroadcastSuite extends munit.FunSuite:
 
@@ -67,3 +70,36 @@ class BroadcastSuite extends munit.FunSuite:
           // two live nodes per call: a hundred one-hour timers if they were left armed
           val left = scheduler.pendingCount - before
           assert(left < 25, s"$left deadlines still pending after the calls returned")
+
+  test("regression: a cancelled broadcast abandons every node's request"):
+    Async.blocking:
+      val release = CountDownLatch(1)
+      // answers `version` only once the test releases it, `mn` at once
+      val slow: FakeServer.Handler = c =>
+        var l = line(c)
+        while l != null do
+          if l.nn == "version" then
+            // no munit assert here: it locks the suite while it evaluates its condition, and
+            // the test's own asserts would wait for this handler to be released
+            if !release.await(20, TimeUnit.SECONDS) then
+              throw IllegalStateException("timed out waiting for the release")
+            send(c, "VERSION 1.6.0\r\n")
+          else if l.nn == "mn" then send(c, "MN\r\n")
+          l = line(c)
+      FakeServer.withFake(slow): first =>
+        FakeServer.withFake(slow): second =>
+          val config = MemcachedConfig(
+            Seq(first.address, second.address),
+            deadline = 20.seconds,
+            livenessTimeout = 30.seconds
+          )
+          withClient(config): c =>
+            val call = Future(c.versionByNode())
+            assert(awaitUntil(c.nodeStats.forall(_.inFlight == 1)), c.toString)
+            call.cancel()
+            intercept[CancellationException](call.await)
+            release.countDown()
+            // each node's reply arrives for a request its caller gave up: counted as late
+            assert(awaitUntil(c.nodeStats.forall(_.lateReplies == 1)), c.toString)
+            assert(c.versionByNode().values.forall(_.isSuccess), c.toString)
+            assertEquals(c.nodeStats.map(_.inFlight), IndexedSeq(0, 0))

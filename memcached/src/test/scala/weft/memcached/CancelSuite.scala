@@ -1,12 +1,20 @@
 package weft.memcached
 
+import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
+import java.util.concurrent.TimeUnit
 import java.util.concurrent.locks.LockSupport
 import scala.concurrent.duration.*
+import scala.jdk.CollectionConverters.*
 import scala.util.Random
-import weft.{Async, Future}
+import weft.{Async, Future, await}
+import FakeServer.{line, opaque, send}
 import TestSupport.*
 
-/** Cancelling callers never closes the shared connection nor disturbs other callers. */
+/**
+ * Cancelling callers never closes the shared connection nor disturbs other callers. A cancelled
+ * caller abandons its request: never written if it was not yet, its reply counted late if it
+ * was.
+ */
 class CancelSuite extends munit.FunSuite:
 
   test("random cancellation of half the calls: the others all right, the connection kept"):
@@ -54,3 +62,73 @@ class CancelSuite extends munit.FunSuite:
           assertEquals((s.reconnects, s.desyncs, s.state), (0L, 0L, NodeState.Up), s.toString)
           c.set("after", b("x"))
           assertEquals(c.get("after").toOption.get.string, "x")
+
+  /**
+   * A fake meta server that records each request line and answers `mg` with a value and `ms`
+   * with `HD`, holding its answer to the key "a" until `release` opens.
+   */
+  private def holdingA(lines: ConcurrentLinkedQueue[String], release: CountDownLatch) =
+    val handler: FakeServer.Handler = c =>
+      var l = line(c)
+      while l != null do
+        val s = l.nn
+        lines.add(s)
+        val parts = s.split(' ')
+        // no munit assert here: it locks the suite while it evaluates its condition, and the
+        // test's own asserts would wait for this handler to be released
+        if parts.length > 1 && parts(1) == "a" && !release.await(20, TimeUnit.SECONDS) then
+          throw IllegalStateException("timed out waiting for the release")
+        if parts(0) == "ms" then
+          val _ = line(c) // the value
+          send(c, s"HD ${opaque(s)}\r\n")
+        else if parts(0) == "mg" then send(c, s"VA 1 f0 k${parts(1)} ${opaque(s)}\r\nv\r\n")
+        else if parts(0) == "mn" then send(c, "MN\r\n")
+        l = line(c)
+    handler
+
+  private def held(fake: FakeServer) = MemcachedConfig(
+    Seq(fake.address),
+    maxInFlight = 1, // "a" fills the window: later requests wait for the writer
+    deadline = 20.seconds,
+    livenessTimeout = 30.seconds
+  )
+
+  test("regression: a cancelled caller's request not written yet is never written"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(holdingA(lines, release)): fake =>
+        withClient(held(fake)): c =>
+          val a = Future(c.get("a"))
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          // "b" is taken by the writer, which waits for a window slot; "c" waits in the queue
+          val b1 = Future(c.set("b", b("x")))
+          val c1 = Future(c.set("c", b("x")))
+          assert(awaitUntil(c.nodeStats.head.queued == 1), c.toString)
+          b1.cancel()
+          c1.cancel()
+          intercept[CancellationException](b1.await)
+          intercept[CancellationException](c1.await)
+          release.countDown()
+          assertEquals(a.await.toOption.map(_.string), Some("v"))
+          assertEquals(c.get("d").toOption.map(_.string), Some("v"))
+          val keys = lines.asScala.toSeq.map(_.split(' ')(1))
+          assertEquals(keys, Seq("a", "d"), "a request whose caller was cancelled was written")
+          val s = c.nodeStats.head
+          assertEquals((s.inFlight, s.queued, s.lateReplies), (0, 0, 0L), s.toString)
+
+  test("regression: the reply to a cancelled caller's written request is counted late"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(holdingA(lines, release)): fake =>
+        withClient(held(fake)): c =>
+          val a = Future(c.get("a"))
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          a.cancel()
+          intercept[CancellationException](a.await)
+          release.countDown()
+          assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
+          assertEquals(c.get("d").toOption.map(_.string), Some("v"))
+          val s = c.nodeStats.head
+          assertEquals((s.inFlight, s.lateReplies, s.reconnects), (0, 1L, 0L), s.toString)

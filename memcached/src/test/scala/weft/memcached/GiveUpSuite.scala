@@ -13,9 +13,14 @@ import TestSupport.*
  */
 class GiveUpSuite extends munit.FunSuite:
 
-  /** Latches a test holds for the fake server, with a bounded wait (a bug fails, not hangs). */
+  /**
+   * Latches a test holds for the fake server, with a bounded wait (a bug fails, not hangs). Not
+   * a munit assert: that locks the suite while it evaluates its condition, so the test's own
+   * asserts (`assert(awaitUntil(...))`) would wait for the latch they are about to release.
+   */
   private def awaitLatch(l: CountDownLatch, what: String): Unit =
-    assert(l.await(20, TimeUnit.SECONDS), s"timed out waiting for $what")
+    if !l.await(20, TimeUnit.SECONDS) then
+      throw IllegalStateException(s"timed out waiting for $what")
 
   test("regression: requests whose callers gave up before they were written are never written"):
     Async.blocking:

@@ -2,11 +2,13 @@ package weft.memcached
 
 import scala.concurrent.duration.*
 import weft.{Async, Future, await}
+import FakeServer.{line, send}
 import TestSupport.*
 
 /**
  * Large multigets complete: the chunks are written while the replies are read, so full socket
- * buffers never stall them.
+ * buffers never stall them. A repeated key is read once; a chunk that fails after it was sent
+ * fails each of its keys.
  */
 class MultiGetSuite extends munit.FunSuite:
 
@@ -47,3 +49,59 @@ class MultiGetSuite extends munit.FunSuite:
           assertEquals(r.failures, Map.empty)
           assertEquals(r.hits.size, 200)
           assert(keys.forall(k => r.hits(k).value.sameElements(value(k))))
+
+  test("regression: a repeated key is read once, in both protocols and with base64 keys"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        val configs = Seq(
+          MemcachedConfig(Seq(server.address)),
+          MemcachedConfig(Seq(server.address), protocol = Protocol.Classic),
+          MemcachedConfig(Seq(server.address), binaryKeys = true)
+        )
+        for config <- configs do
+          withClient(config): c =>
+            c.set("a", b("v"))
+            // sent twice, a hit gets two values back for one expected: the reply stream desyncs
+            val r = c.getMulti(Seq("a", "a"))
+            assertEquals(r.failures, Map.empty, config.toString)
+            assertEquals(r.hits.keySet, Set("a"), config.toString)
+            assertEquals(r.hits("a").string, "v")
+            // and from a virtual thread, with a miss repeated too
+            val v = Future(c.getMulti(Seq("a", "x", "a", "x"))).await
+            assertEquals((v.hits.keySet, v.failures), (Set("a"), Map.empty), config.toString)
+            val s = c.nodeStats.head
+            assertEquals((s.desyncs, s.reconnects), (0L, 0L), s.toString)
+
+  /** Reads request lines and never answers them. */
+  private val silent: FakeServer.Handler = c => while line(c) != null do ()
+
+  test("regression: a chunk that times out after it was sent fails each of its keys"):
+    Async.blocking:
+      FakeServer.withFake(silent): fake =>
+        val config = MemcachedConfig(
+          Seq(fake.address),
+          deadline = 200.millis,
+          livenessTimeout = 30.seconds, // the deadline fails the chunk, not a lost connection
+          multiGetChunk = 2 // two chunks: both fail
+        )
+        withClient(config): c =>
+          val keys = Seq("a", "b", "c")
+          for r <- Seq(c.getMulti(keys), Future(c.getMulti(keys)).await) do
+            assertEquals(r.hits, Map.empty[String, Hit])
+            assertEquals(r.failures.keySet, keys.toSet, "a key was neither a hit nor a failure")
+            assert(r.failures.values.forall(_.isInstanceOf[Timeout]), r.failures)
+
+  test("regression: a chunk whose connection is lost mid-reply fails each of its keys"):
+    Async.blocking:
+      // reads the request, starts a value and closes the connection in the middle of it
+      val cut: FakeServer.Handler = c =>
+        val l = line(c)
+        if l != null then send(c, "VA 5 f0 ka O1\r\nhe")
+      FakeServer.withFake(cut): fake =>
+        val config = MemcachedConfig(Seq(fake.address), livenessTimeout = 30.seconds)
+        withClient(config): c =>
+          val keys = Seq("a", "b", "c")
+          val r = c.getMulti(keys)
+          assertEquals(r.hits, Map.empty[String, Hit])
+          assertEquals(r.failures.keySet, keys.toSet, "a key was neither a hit nor a failure")
+          assert(r.failures.values.forall(_.isInstanceOf[ConnectionLost]), r.failures)
