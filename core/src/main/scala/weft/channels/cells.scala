@@ -76,7 +76,7 @@ private[channels] object Cells:
    * it and the cancellation is raised at its next wait (ADR 0023). A reader gives up only by
    * breaking its own cell, so exactly one of the two CASes wins and the value is never lost nor
    * delivered twice. `CancelledReaderSuite` opens the window deterministically for `send` and a
-   * send source's poll; `ChannelStressSuite`, "blocking readers cancelled as values reach them",
+   * send source's poll and registration; `ChannelStressSuite`, "blocking readers cancelled as values reach them",
    * storms it for every sender kind.
    */
   def declined(seg: Segment, i: Int, r: Reader): Boolean =

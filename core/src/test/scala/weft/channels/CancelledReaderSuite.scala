@@ -94,3 +94,14 @@ class CancelledReaderSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("a trySend (a send source's poll) meeting a reader cancelled after its check"):
     Async.blocking(cancelledAsValueArrives(ch => assert(ch.trySend(7), "trySend refused")))
+
+  test("a send source's registration (addSender) meeting a reader cancelled after its check"):
+    // Registered directly: a select's own poll would find the parked reader first (the case
+    // above), and the registration meets it only when the reader parks after that poll.
+    Async.blocking:
+      cancelledAsValueArrives: ch =>
+        val result = AtomicReference[Try[Unit] | Null]()
+        val src = ch.sendSource(7).asInstanceOf[SendSource[Int]]
+        val k = Listener[Try[Unit]]((r, _) => result.set(r))
+        src.addSender(Cells.Sender(Cells.encode(7), null, k, src, null))
+        assertEquals(result.get(), Success(()), "the send source's listener was not completed")
