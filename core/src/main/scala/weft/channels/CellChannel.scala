@@ -218,6 +218,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
         if seg.cells.compareAndSet(i, rd, Broken) then throw Parking.gaveUp("read")
         interrupted = true
     val out = rd.outcome.nn
+    // A sender won the cell before our CAS to `Broken`: the value is ours, even when our future
+    // was cancelled after the sender's check (`Cells.declined`). Returned, with the interrupt
+    // raised again for the next wait; throwing here would lose it (`CancelledReaderSuite`).
     if interrupted then
       if out eq Broken then throw Parking.gaveUp("read")
       Fiber.selfInterrupt()

@@ -69,6 +69,15 @@ private[channels] object Cells:
    * raise the cancellation, and the sender claims another cell: the value goes to the next
    * reader (ADR 0006; `ChannelSelectSuite`, "a value sent right after a blocked read's future is
    * cancelled goes to the next reader").
+   *
+   * The check and the hand-over that follows it (a CAS of the cell from `r` to `Done`) are two
+   * steps: a cancel between them still delivers the value. That is a value that reached the
+   * reader before it noticed the cancel, as one delivered just before it: `r`'s `read()` returns
+   * it and the cancellation is raised at its next wait (ADR 0023). A reader gives up only by
+   * breaking its own cell, so exactly one of the two CASes wins and the value is never lost nor
+   * delivered twice. `CancelledReaderSuite` opens the window deterministically for `send` and a
+   * send source's poll and registration; `ChannelStressSuite`, "blocking readers cancelled as values reach them",
+   * storms it for every sender kind.
    */
   def declined(seg: Segment, i: Int, r: Reader): Boolean =
     if r.owner.cancellationPending then

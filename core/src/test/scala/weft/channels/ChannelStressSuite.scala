@@ -50,6 +50,55 @@ class ChannelStressSuite extends munit.FunSuite, StressChecks:
       withinDeadline(90, "channel-stress-"):
         cancellationAndSelects(make)
 
+    // A blocking reader cancelled between a sender's check of its cancellation and the hand-over
+    // still returns the value from read() (ADR 0023); a reader's body records what read()
+    // returned, so a value lost there or handed twice breaks the count. `CancelledReaderSuite`
+    // opens that window deterministically; this storm hits it by chance, for every sender kind.
+    test(s"$name: blocking readers cancelled as values reach them, every value received once"):
+      withinDeadline(90, "channel-cancelled-readers-"):
+        cancelledBlockingReaders(make)
+
+  def cancelledBlockingReaders(make: () => Channel[Int]): Unit =
+    val ch = make()
+    val delivered = ConcurrentLinkedQueue[Int]()
+    val received = ConcurrentLinkedQueue[Int]()
+    val next = AtomicInteger()
+    val perSender = 1500
+    val sendersDone = AtomicInteger()
+    Async.blocking:
+      def readAll()(using Async): Unit =
+        var r = ch.read()
+        while r.isSuccess do
+          received.add(r.get)
+          r = ch.read()
+      // senders: blocking sends, send-source awaits (a listener's poll and registration, which
+      // hand over to parked readers too) and trySends
+      val senders = (0 until 3).map: kind =>
+        Future:
+          for _ <- 0 until perSender do
+            val v = next.getAndIncrement()
+            val sent = kind match
+              case 0 =>
+                ch.send(v)
+                true
+              case 1 => Async.await(ch.sendSource(v)).isSuccess
+              case _ => ch.trySend(v)
+            if sent then delivered.add(v)
+          sendersDone.incrementAndGet(): Unit
+      val steady = Future(readAll())
+      val rnd = Random(11)
+      while sendersDone.get() < senders.length do
+        val victims = (1 to 4).map(_ => Future(readAll()))
+        var spins = rnd.nextInt(2000)
+        while spins > 0 do
+          Thread.onSpinWait()
+          spins -= 1
+        victims.foreach(_.cancel())
+      senders.foreach(_.await)
+      ch.close()
+      steady.await
+    assertExactlyOnce(received, delivered)
+
   def cancellationAndSelects(make: () => Channel[Int]): Unit =
     val ch = make()
     val side = BufferedChannel[Int](1) // a select partner: reads race sends on it
