@@ -70,8 +70,10 @@ final class Ticker private[weft] (
   // published before the state is re-read, and `cancel` sets the state before reading the
   // handle, so whichever runs second cancels the entry: a cancelled ticker leaves none behind.
   // The due offset saturates: with a period of centuries `k * period` overflows a long for
-  // k >= 2, and a wrapped (negative) offset would be a tick due at once (`BadInputSuite`, "huge
-  // delays ..." checks that such a ticker never ticks).
+  // k >= 2. A wrapped offset cancels out when the tick before rang on time or late, but after
+  // one that rang early by this ticker's clock it is a tick due at once (`TickerSuite`, "a
+  // period so long that 2 periods overflow ..."; `BadInputSuite`, "huge delays ..." checks that
+  // such a ticker never ticks).
   private def scheduleTick(k: Long): Unit =
     val due =
       try Math.multiplyExact(k, periodNanos)

@@ -65,3 +65,27 @@ class HeldFailuresSuite extends munit.FunSuite, weft.testing.StressChecks:
     val messages = reports.map(_.getMessage)
     assertEquals(messages.distinct.size, messages.size, "a failure was reported twice")
     assertEquals(messages.toSet, (1 to n).map(i => s"failure $i").toSet)
+
+  // The bound itself, not only its order of magnitude: a sweep keeps exactly the newest
+  // `HeldFailureLimit` unobserved failures and reports every older one at once, so after each
+  // failure the held ones and the reported ones add up to the failures so far.
+  onBothCallers("a sweep holds exactly HeldFailureLimit unobserved failures, reports the rest"):
+    val limit = CompletionGroup.HeldFailureLimit
+    val n = limit * 3
+    val reports = ConcurrentLinkedQueue[Throwable]()
+    var afterSweeps = List.empty[(Int, Int)] // (failures so far, held) when a sweep dropped some
+    UnobservedFailures.withHandler(e => reports.add(e): Unit):
+      Async.blocking:
+        Async.group:
+          var before = 0
+          for i <- 1 to n do
+            failedAndLeft(i): Unit
+            val held = summon[Async].group.heldFailures
+            assertEquals(held + reports.size, i, s"after $i failures: $held held")
+            if held < before then afterSweeps = (i, held) :: afterSweeps
+            before = held
+        : Unit
+    assert(afterSweeps.nonEmpty, s"no sweep dropped a failure in $n")
+    for (i, held) <- afterSweeps do
+      assertEquals(held, limit, s"held after the sweep at failure $i")
+    assertEquals(reports.size, n, "every failure reported by the group's end")

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.DurationInt
 import scala.util.Success
 import weft.channels.{BufferedChannel, SyncChannel}
-import weft.runtime.Scheduler
+import weft.runtime.{AsyncSupport, Fiber, Scheduler}
 import weft.testing.TimeTesting.{awaitCondition, pendingTimers}
 
 /**
@@ -19,7 +19,9 @@ class SelectTimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
   final class ManualScheduler extends Scheduler:
     val tasks = ConcurrentLinkedQueue[Runnable]()
     val live = AtomicInteger()
+    val delays = ConcurrentLinkedQueue[Long]()
     def schedule(delayNanos: Long, task: Runnable): Scheduler.Cancel =
+      delays.add(delayNanos)
       tasks.add(task)
       live.incrementAndGet()
       () => tasks.remove(task) && { live.decrementAndGet(); true }
@@ -51,6 +53,32 @@ class SelectTimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(r, "timed out")
     awaitCondition("the timer task freed")(pendingTimers <= before)
     assertEquals(ch.trySend(1), false, "the read case stayed parked after the timeout")
+
+  // On a manual scheduler, so the check is the delay `onTimeout` asks for, whatever the load:
+  // the case must not be able to fire before its timeout (a unit slip would ask for less).
+  test("onTimeout(d) schedules its case d after the select parks, not sooner"):
+    val sched = ManualScheduler()
+    val ch = SyncChannel[Int]()
+    Async.blocking:
+      val base = summon[Async]
+      val onManual: Async = JvmAsync(
+        base.group,
+        null,
+        new AsyncSupport:
+          def start(body: Runnable): Fiber = base.support.start(body)
+          def scheduler: Scheduler = sched
+      )
+      val cases = List(
+        onTimeout(1.second)(-1)(using onManual),
+        onTimeout(1500L)(-2)(using onManual)
+      )
+      for (c, i) <- cases.zipWithIndex do
+        val sel = Future(Async.select(ch.canRead ~~> (_ => 0), c))
+        awaitCondition("the timeout registered")(sched.pendingCount == 1)
+        assertEquals(sched.delays.poll(), List(1.second, 1500.millis)(i).toNanos)
+        sched.fire()
+        assertEquals(sel.await, -1 - i)
+    assertEquals(sched.pendingCount, 0)
 
   test("a case ready at the start wins over a zero timeout, listed first or last"):
     val ch = BufferedChannel[Int](4)

@@ -20,10 +20,12 @@ final class ManualClock extends Clock:
 
   def sleepNanos(nanos: Long)(using Async): Unit =
     val p = Promise[Unit]()
+    // The timer is registered before the sleeper is counted: a test that waits for `sleeping`
+    // and then calls `advance` must find the timer in place, or it is scheduled from the moved
+    // clock and never rings (RateLimiterSuite, "acquire suspends until the permit ...").
+    schedule(nanos, () => p.tryComplete(Success(())): Unit)
     sleepers.incrementAndGet()
-    try
-      schedule(nanos, () => p.tryComplete(Success(())): Unit)
-      p.future.await
+    try p.future.await
     finally sleepers.decrementAndGet(): Unit
 
   def schedule(nanos: Long, task: Runnable): Unit =

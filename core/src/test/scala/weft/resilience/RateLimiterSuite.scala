@@ -7,7 +7,12 @@ import weft.*
 import weft.testing.TimeTesting.{awaitCondition, pendingTimers}
 
 /** RateLimiter: each algorithm's state machine on a manual clock, blocking, cancellation, load. */
-class RateLimiterSuite extends munit.FunSuite, weft.testing.StressChecks:
+class RateLimiterSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // Every test runs under a deadline, so a limiter bug that leaves an acquirer asleep fails its
+  // test with a thread dump and the rest of the suite still runs; longer than the 60 s inner
+  // deadlines of the load tests, which report first.
+  override def testDeadlineSeconds: Int = 75
 
   def grants(l: RateLimiter, tries: Int): Int = (1 to tries).count(_ => l.tryAcquire())
 
@@ -96,7 +101,7 @@ class RateLimiterSuite extends munit.FunSuite, weft.testing.StressChecks:
         awaitCondition(s"$l0: the acquirer sleeps")(c.sleeping == 1)
         assertEquals(done.get, 0)
         c.advance(1.second)
-        f.await
+        weft.testing.Waits.within(f, s"$l0: the acquirer woken by the clock's advance")
       assertEquals(done.get, 1, l0)
       assert(!l.tryAcquire(2), s"$l0: the waiter took one permit of the new window")
 

@@ -63,6 +63,26 @@ class TickerSuite extends munit.FunSuite, weft.testing.StressChecks:
     ticker.cancel()
     assertEquals(scheduler.pendingCount, 0, "a cancelled ticker leaves no tick scheduled")
 
+  // A period of centuries: tick 2's offset, 2 * period, does not fit in a long. Only a hand-run
+  // scheduler reaches tick 2, so this is where the saturation is pinned. A tick rung on time or
+  // late leaves a next delay that fits in a long, which even a wrapped offset gives right
+  // (wrapping cancels out in the subtraction); a tick rung early by the ticker's own clock (a
+  // scheduler whose clock runs ahead) does not: there a wrapped offset is a tick 2 due at once.
+  test("a period so long that 2 periods overflow: tick 2 is never asked for at once"):
+    val now = java.util.concurrent.atomic.AtomicLong(0L)
+    val scheduler = HandScheduler()
+    val period = weft.runtime.Delays.Longest // about 292 years
+    val ticker = new Ticker(period, scheduler, () => now.get)
+    val (d1, tick1) = scheduler.only()
+    assertEquals(d1, period.toMillis)
+    now.set(period.toNanos / 2) // tick 1 rings half a period early by the ticker's clock
+    tick1.run()
+    assertEquals(ticker.ticks, 1L)
+    val (d2, _) = scheduler.only()
+    assert(d2 >= period.toMillis / 2, s"tick 2 asked for in $d2 ms, half a period is left")
+    ticker.cancel()
+    assertEquals(scheduler.pendingCount, 0)
+
   test("cancel makes every waiting and later await return false, and frees the scheduler"):
     holdsIn(20):
       Async.blocking:
