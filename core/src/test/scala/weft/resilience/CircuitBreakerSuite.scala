@@ -10,7 +10,9 @@ import weft.resilience.CircuitBreakerConfig.Window
 import weft.testing.TimeTesting.awaitCondition
 
 /** CircuitBreaker: its state machine on a manual clock, then under many fibers. */
-class CircuitBreakerSuite extends munit.FunSuite, weft.testing.StressChecks:
+class CircuitBreakerSuite extends munit.FunSuite, weft.testing.Deadlined:
+  // Longer than the storms' own deadlines (60 s), so theirs speak first.
+  override def testDeadlineSeconds: Int = 75
 
   val boom = IllegalStateException("boom")
 
