@@ -40,6 +40,7 @@ class BroadcastSuite extends munit.FunSuite:
           assert(servers.drop(1).forall(s => byNode(s.address).isSuccess), byNode)
           val stats = c.statsByNode()
           assert(servers.drop(1).forall(s => stats(s.address).get.contains("pid")), stats)
+          TestSupport.awaitSettled(c)
           assertEquals(c.nodeStats.map(_.inFlight), IndexedSeq(0, 0, 0))
 
   test("two nodes down: the first one's failure is thrown, the other's is suppressed in it"):
@@ -102,4 +103,5 @@ class BroadcastSuite extends munit.FunSuite:
             // each node's reply arrives for a request its caller gave up: counted as late
             assert(awaitUntil(c.nodeStats.forall(_.lateReplies == 1)), c.toString)
             assert(c.versionByNode().values.forall(_.isSuccess), c.toString)
+            TestSupport.awaitSettled(c)
             assertEquals(c.nodeStats.map(_.inFlight), IndexedSeq(0, 0))

@@ -114,6 +114,7 @@ class CancelSuite extends munit.FunSuite:
           assertEquals(c.get("d").toOption.map(_.string), Some("v"))
           val keys = lines.asScala.toSeq.map(_.split(' ')(1))
           assertEquals(keys, Seq("a", "d"), "a request whose caller was cancelled was written")
+          TestSupport.awaitSettled(c)
           val s = c.nodeStats.head
           assertEquals((s.inFlight, s.queued, s.lateReplies), (0, 0, 0L), s.toString)
 
@@ -130,5 +131,6 @@ class CancelSuite extends munit.FunSuite:
           release.countDown()
           assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
           assertEquals(c.get("d").toOption.map(_.string), Some("v"))
+          TestSupport.awaitSettled(c)
           val s = c.nodeStats.head
           assertEquals((s.inFlight, s.lateReplies, s.reconnects), (0, 1L, 0L), s.toString)

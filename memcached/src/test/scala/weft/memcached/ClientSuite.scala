@@ -93,6 +93,7 @@ class ClientSuite extends munit.FunSuite:
         val e = intercept[ClientError](c.incr("text", 1)) // the server's CLIENT_ERROR
         assert(!e.retriable)
         assertEquals(c.get("k").toOption.map(_.string), Some("<v>"))
+        TestSupport.awaitSettled(c)
         val s = c.nodeStats.head
         assertEquals((s.desyncs, s.reconnects, s.inFlight), (0L, 0L, 0))
 

@@ -54,6 +54,7 @@ class GiveUpSuite extends munit.FunSuite:
           assertEquals(c.get("d").toOption.map(_.string), Some("v"))
           val keys = lines.asScala.toSeq.map(_.split(' ')(1))
           assertEquals(keys, Seq("a", "d"), "a request whose caller had given up was written")
+          TestSupport.awaitSettled(c)
           val s = c.nodeStats.head
           assertEquals((s.inFlight, s.queued, s.timeouts), (0, 0, 2L), s.toString)
 

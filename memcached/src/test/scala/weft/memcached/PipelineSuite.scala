@@ -49,6 +49,7 @@ class PipelineSuite extends munit.FunSuite with weft.testing.StressChecks:
           callers.foreach(_.await)
           assertEquals(tally.wrong.get, 0L, tally.toString)
           assertEquals(tally.ok.get, 640_000L, s"$tally; ${c.nodeStats.head}")
+          TestSupport.awaitSettled(c)
           val s = c.nodeStats.head
           assertEquals((s.inFlight, s.queued, s.reconnects, s.desyncs), (0, 0, 0L, 0L))
           assertEquals(server.stat("curr_connections").toInt - 1, 1) // the client's one connection

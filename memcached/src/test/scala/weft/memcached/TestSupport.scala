@@ -16,6 +16,15 @@ object TestSupport:
     while !cond && System.nanoTime() < end do Thread.sleep(10)
     cond
 
+  /**
+   * Waits (at most 10 s) until no request is in flight on any node of `c`. The reader completes
+   * a caller's request before it takes the request out of the in-flight count, so a count read
+   * right after a call returned may still include it: read the counts after this.
+   */
+  def awaitSettled(c: MemcachedClient): Unit =
+    if !awaitUntil(c.nodeStats.forall(_.inFlight == 0)) then
+      throw AssertionError(s"requests still in flight after 10 s: ${c.nodeStats}")
+
   /** Waits (at most 10 s) until a `set` through `c` succeeds; fails the test otherwise. */
   def awaitWorking(c: MemcachedClient)(using Async): Unit =
     def works =

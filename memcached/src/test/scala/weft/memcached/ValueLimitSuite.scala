@@ -43,6 +43,7 @@ class ValueLimitSuite extends munit.FunSuite:
           assertEquals(errors.get, 1000)
           assertEquals(tally.ok.get, 2000L, tally.toString)
           assertEquals(tally.wrong.get, 0L, tally.toString)
+          TestSupport.awaitSettled(c)
           val s = c.nodeStats.head
           assertEquals((s.inFlight, s.queued, s.reconnects, s.desyncs), (0, 0, 0L, 0L), s.toString)
           assertEquals(server.stat("store_too_large"), "1000")
