@@ -9,7 +9,7 @@ import weft.*
 import weft.io.*
 
 /** The examples of docs/guide/io.md, run. */
-class IoGuideSuite extends munit.FunSuite:
+class IoGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("io: a TCP echo server and 100 concurrent clients"):
     // example: io-echo

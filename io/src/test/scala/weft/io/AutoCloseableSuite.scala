@@ -5,7 +5,7 @@ import scala.util.Using
 import weft.{Async, Resource, await}
 
 /** The io types are `AutoCloseable`: `scala.util.Using` and `Resource.fromAutoCloseable` close them. */
-class AutoCloseableSuite extends munit.FunSuite:
+class AutoCloseableSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("Using closes a server, a UDP socket and a file"):
     val path = Files.createTempFile("weft-autocloseable", ".txt")

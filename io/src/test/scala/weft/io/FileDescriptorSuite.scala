@@ -9,7 +9,7 @@ import weft.{Async, await}
  * this process (`/proc/self/fd`) that point at the test's file, so that other files the JVM
  * opens meanwhile do not matter.
  */
-class FileDescriptorSuite extends munit.FunSuite:
+class FileDescriptorSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val dir = FunFixture[Path](
     _ => Files.createTempDirectory("weft-io-fd"),

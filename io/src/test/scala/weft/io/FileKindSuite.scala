@@ -13,7 +13,7 @@ import weft.{Async, await}
  * file can seek (streams cannot), and the probe's corner cases (append mode, interrupts,
  * directories, devices).
  */
-class FileKindSuite extends munit.FunSuite:
+class FileKindSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val dir = FunFixture[Path](
     _ => Files.createTempDirectory("weft-io-kind"),
@@ -44,7 +44,7 @@ class FileKindSuite extends munit.FunSuite:
           assertEquals(r.await, "wxyz")
     finally
       go.countDown()
-      writer.join()
+      weft.testing.Waits.join(writer, "the FIFO's writer")
 
   dir.test("a small write on a FIFO goes through the channel on its own thread"): d =>
     val fifo = d.resolve("fifo-w")
@@ -57,7 +57,7 @@ class FileKindSuite extends munit.FunSuite:
         PIOHelper.withFile(fifo.toString, O.WRITE): f =>
           assertEquals(f.writeString("żółw").await, 7)
           assertEquals(f.writeString("!").await, 1)
-    finally reader.join()
+    finally weft.testing.Waits.join(reader, "the FIFO's reader")
     assertEquals(got, "żółw!")
 
   dir.test("relative transfers follow one another: the position advances by bytes, not chars"): d =>

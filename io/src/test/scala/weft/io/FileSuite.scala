@@ -20,7 +20,7 @@ import weft.{Async, Future, await}
 import weft.testing.OpenFds
 
 /** `File` and `PIOHelper.withFile` on real files in a temporary directory. */
-class FileSuite extends munit.FunSuite:
+class FileSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val dir = FunFixture[Path](
     _ => Files.createTempDirectory("weft-io-file"),

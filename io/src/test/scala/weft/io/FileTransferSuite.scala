@@ -9,8 +9,12 @@ import scala.concurrent.duration.*
 import weft.{Async, await}
 
 /** Large transfers through `File`, which go in chunks (`FileTransfer`): boundaries and text. */
-class FileTransferSuite extends munit.FunSuite:
+class FileTransferSuite extends munit.FunSuite, weft.testing.Deadlined:
+
   import FileTransfer.{Chunk, TextChunk}
+
+  // large transfers: above this suite's munit timeout
+  override def testDeadlineSeconds: Int = 150
 
   override val munitTimeout: Duration = 120.seconds
 
@@ -113,7 +117,7 @@ class FileTransferSuite extends munit.FunSuite:
       )
       writer.start()
       val read = Async.blocking(PIOHelper.withFile(fifo.toString)(_.readString(8 * Chunk).await))
-      writer.join()
+      weft.testing.Waits.join(writer, "the FIFO's writer")
       assertEquals(read.length, text.length)
       assertEquals(read, text)
     finally TestFiles.deleteTree(d)

@@ -12,7 +12,7 @@ import java.nio.channels.{
  * The errors weft.io raises carry the resource in their message and show only public JDK class
  * names: a user's log must never print an internal class (`weft.io.IOErrors$AsyncClosed`).
  */
-class IOErrorsSuite extends munit.FunSuite:
+class IOErrorsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("errors with context keep their JDK type and show only its name"):
     val cases: Seq[Throwable] = Seq(

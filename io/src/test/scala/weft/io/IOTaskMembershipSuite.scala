@@ -10,7 +10,7 @@ import weft.testing.TimeTesting.awaitCondition
  * group to wait for: the scope it is linked into ends. Run from the caller [[onCaller]] gives,
  * under a deadline (a scope waiting for the finished task hangs into it).
  */
-class IOTaskMembershipSuite extends munit.FunSuite, weft.testing.StressChecks:
+class IOTaskMembershipSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** Runs `body` as the test's caller (a platform thread here), failing it if it hangs. */
   def onCaller(body: => Unit): Unit = withinDeadline(20, "weft-iotask-")(body)
@@ -40,5 +40,5 @@ class IOTaskMembershipOnVirtualThreadSuite extends IOTaskMembershipSuite:
         try body
         catch case e: Throwable => failure.set(e)
       )
-      vt.join()
+      weft.testing.Waits.join(vt, "the virtual caller")
       if failure.get != null then throw failure.get

@@ -13,7 +13,10 @@ import weft.testing.Stress
  * The cancellation storm of `CancellationStormSuite`, around io reads: file reads and TCP reads
  * given up at random moments complete exactly once, and leave no file descriptor open.
  */
-class IoStormSuite extends munit.FunSuite, weft.testing.StressChecks:
+class IoStormSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // above the storms' own 240 s deadlines, which dump the threads first
+  override def testDeadlineSeconds: Int = 300
 
   override val munitTimeout = 5.minutes
 

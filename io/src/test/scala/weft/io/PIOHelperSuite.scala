@@ -10,7 +10,7 @@ import weft.{Async, await}
  * The overloads and options of `PIOHelper` a first user asked for: a file by `java.nio.file.Path`,
  * and a server whose accepted connections get a read timeout and a buffer size.
  */
-class PIOHelperSuite extends munit.FunSuite:
+class PIOHelperSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("withFile takes a java.nio.file.Path, with or without options, and closes the file"):
     val path = Files.createTempFile("weft-piohelper", ".txt")

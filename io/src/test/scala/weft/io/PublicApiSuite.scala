@@ -1,4 +1,5 @@
 package weft.io
 
 /** The public API of `io` is the recorded one (see [[weft.testing.PublicApiChecks]]). */
-class PublicApiSuite extends weft.testing.PublicApiChecks("io", classOf[TcpConnection])
+class PublicApiSuite extends weft.testing.PublicApiChecks("io", classOf[TcpConnection]),
+      weft.testing.Deadlined

@@ -9,7 +9,7 @@ import weft.{Async, Future, await}
 import weft.testing.OpenFds
 
 /** `SocketUDP` and `PIOHelper.withSocketUDP` against an echo server on 127.0.0.1. */
-class SocketUDPSuite extends munit.FunSuite:
+class SocketUDPSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def bytes(s: String) = ByteBuffer.wrap(s.getBytes(UTF_8))
 

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit
  * 128 such a burst stalled about a second while the kernel dropped SYNs), and configurable
  * everywhere a server is bound. Read back from the kernel with `ss` (skipped where it is absent).
  */
-class TcpBacklogSuite extends munit.FunSuite:
+class TcpBacklogSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** The backlog the kernel holds for the listening socket on `port` (`ss`'s Send-Q). */
   def kernelBacklog(port: Int): Int =

@@ -17,7 +17,10 @@ import weft.{Async, Future, await}
 import weft.testing.OpenFds
 
 /** `TcpConnection`, `TcpServer` and the TCP helpers against servers on 127.0.0.1. */
-class TcpSuite extends munit.FunSuite:
+class TcpSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // hundreds of concurrent clients on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   private def bytes(s: String) = ByteBuffer.wrap(s.getBytes(UTF_8))
   private def str(b: ByteBuffer) = UTF_8.decode(b).toString
@@ -145,7 +148,7 @@ class TcpSuite extends munit.FunSuite:
     val timedOut = java.util.concurrent.CountDownLatch(1)
     Async.blocking:
       withServer(c =>
-        timedOut.await()
+        weft.testing.Waits.latch(timedOut, "the client's read timing out")
         c.write(bytes("late\r\n")).await
         c.read(ByteBuffer.allocate(1)).await
       ): port =>

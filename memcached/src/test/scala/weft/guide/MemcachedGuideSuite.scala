@@ -6,7 +6,7 @@ import weft.*
 import weft.memcached.*
 
 /** The examples of docs/guide/memcached.md, run against a real server. */
-class MemcachedGuideSuite extends munit.FunSuite:
+class MemcachedGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   override def beforeAll(): Unit = MemcachedServer.assumeAvailable()
 

@@ -11,7 +11,7 @@ import TestSupport.*
  * from the others, and the call fails (naming the down node) only after every node was tried.
  * A cancelled broadcast abandons the request of every node, not only the one it was awaiting.
  */
-class BroadcastSuite extends munit.FunSuite:
+class BroadcastSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def config(servers: Seq[MemcachedServer]) =
     MemcachedConfig(servers.map(_.address), deadline = 2.seconds, livenessTimeout = 1.second)

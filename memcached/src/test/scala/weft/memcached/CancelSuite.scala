@@ -15,7 +15,10 @@ import TestSupport.*
  * caller abandons its request: never written if it was not yet, its reply counted late if it
  * was.
  */
-class CancelSuite extends munit.FunSuite:
+class CancelSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // load tests: many calls on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   test("random cancellation of half the calls: the others all right, the connection kept"):
     MemcachedServer.withServer(): server =>

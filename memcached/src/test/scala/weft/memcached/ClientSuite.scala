@@ -5,7 +5,7 @@ import scala.concurrent.duration.*
 import weft.Async
 
 /** Every command of the API against a real memcached, in meta and in classic mode. */
-class ClientSuite extends munit.FunSuite:
+class ClientSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def b(s: String) = s.getBytes(UTF_8)
 
@@ -168,7 +168,11 @@ class ClientSuite extends munit.FunSuite:
       try
         Async.blocking:
           MemcachedClient.resource(MemcachedConfig(server.address)).use: c =>
-            assert(spy.set("from-spy", 0, "héllo ☃").get())
+            // bounded, and evaluated before assert (which holds the suite's lock)
+            val stored = spy
+              .set("from-spy", 0, "héllo ☃")
+              .get(weft.testing.Waits.DefaultSeconds.toLong, java.util.concurrent.TimeUnit.SECONDS)
+            assert(stored, "spymemcached's set")
             assertEquals(c.fetch[String]("from-spy"), Some("héllo ☃"))
             assertEquals(c.get("from-spy").toOption.get.flags, 0)
             c.put("from-weft", "wörld ☃")

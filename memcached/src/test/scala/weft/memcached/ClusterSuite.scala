@@ -6,7 +6,7 @@ import weft.Async
 import TestSupport.*
 
 /** Several real servers: placement, multigets split per node, the two failure modes. */
-class ClusterSuite extends munit.FunSuite:
+class ClusterSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def config(servers: Seq[MemcachedServer], mode: FailureMode = FailureMode.FailFast) =
     MemcachedConfig(

@@ -9,7 +9,10 @@ import TestSupport.*
  * A real server that stops, dies and comes back, under load. Every call completes (hit, miss
  * or typed error), no read returns a wrong value, and the server counts no leaked connection.
  */
-class FailureSuite extends munit.FunSuite:
+class FailureSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // load tests: many calls on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   private def config(server: MemcachedServer) = MemcachedConfig(
     Seq(server.address),

@@ -10,7 +10,10 @@ import FakeServer.{line, opaque, send}
 import TestSupport.*
 
 /** Replies a real server never sends: garbage, wrong lengths, foreign replies, silence. */
-class FakeServerSuite extends munit.FunSuite:
+class FakeServerSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // load tests: many calls on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   private def cfg(fake: FakeServer) =
     MemcachedConfig(Seq(fake.address), deadline = 2.seconds, livenessTimeout = 300.millis)
@@ -56,7 +59,9 @@ class FakeServerSuite extends munit.FunSuite:
       FakeServer.withFake(twoThenForeign): fake =>
         withClient(cfg(fake).copy(livenessTimeout = 30.seconds)): c =>
           val first = Future(c.get("a"))
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1))
+          val reached =
+            awaitUntil(c.nodeStats.head.inFlight == 1) // wait first: assert holds the suite's lock
+          assert(reached)
           val second = Future(c.get("b"))
           val errors = Seq(first, second).map(f => intercept[ProtocolDesync](f.await))
           assert(errors.forall(_.retriable))
@@ -113,7 +118,9 @@ class FakeServerSuite extends munit.FunSuite:
         withClient(cfg(fake).copy(deadline = 20.seconds)): c =>
           val e = intercept[ConnectionLost](c.get("a"))
           assert(e.getMessage.contains("liveness"), e.getMessage)
-          assert(awaitUntil(fake.accepted.get >= 2), "no reconnection")
+          val reached =
+            awaitUntil(fake.accepted.get >= 2) // wait first: assert holds the suite's lock
+          assert(reached, "no reconnection")
           // still silent: the next call ends by its deadline (Timeout), or at once if it comes
           // while the node is between connections (Unavailable)
           val next = intercept[MemcachedException](c.get("b", deadline = 50.millis))
@@ -171,7 +178,9 @@ class FakeServerSuite extends munit.FunSuite:
         node.submit(first)
         node.submit(second)
         // no deadline is armed on these: wait a bounded time, then fail with what was seen
-        assert(awaitUntil(second.promise.isCompleted), c.nodeStats.head.toString)
+        val reached =
+          awaitUntil(second.promise.isCompleted) // wait first: assert holds the suite's lock
+        assert(reached, c.nodeStats.head.toString)
         intercept[ConnectionLost](second.promise.future.await)
         c.close() // joins the reader: the counters are final
         assertEquals(c.nodeStats.head.desyncs, 0L, c.nodeStats.head.toString)

@@ -11,7 +11,7 @@ import TestSupport.*
  * A caller that gives up (deadline passed) before its request is written: the request is never
  * written. The deadline counts from the call, the client's own preparation included.
  */
-class GiveUpSuite extends munit.FunSuite:
+class GiveUpSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /**
    * Latches a test holds for the fake server, with a bounded wait (a bug fails, not hangs). Not
@@ -45,7 +45,9 @@ class GiveUpSuite extends munit.FunSuite:
         )
         withClient(config): c =>
           val a = Future(c.get("a"))
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          val reached =
+            awaitUntil(c.nodeStats.head.inFlight == 1) // wait first: assert holds the suite's lock
+          assert(reached, c.toString)
           // "b" is taken by the writer, which waits for a window slot; "c" waits in the queue
           intercept[Timeout](c.get("b", deadline = 50.millis))
           intercept[Timeout](c.get("c", deadline = 50.millis))

@@ -10,7 +10,7 @@ import net.spy.memcached.{DefaultHashAlgorithm, KetamaNodeLocator, MemcachedNode
  * spymemcached's `KetamaNodeLocator(KETAMA_HASH)` and xmemcached's
  * `KetamaMemcachedSessionLocator`, 10,000 keys per node list, 100% agreement.
  */
-class KetamaGoldenSuite extends munit.FunSuite:
+class KetamaGoldenSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val keys =
     (0 until 10_000).map(i => if i % 3 == 0 then s"key$i" else s"user:$i:profile-ü")

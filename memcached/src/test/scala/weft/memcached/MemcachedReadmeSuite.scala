@@ -3,7 +3,7 @@ package weft.memcached
 import weft.*
 
 /** The README's memcached example: the same lines, run against a real server. */
-class MemcachedReadmeSuite extends munit.FunSuite:
+class MemcachedReadmeSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val exampleLines = Seq(
     "import weft.*, weft.memcached.*",

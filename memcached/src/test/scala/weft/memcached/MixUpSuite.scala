@@ -10,7 +10,10 @@ import TestSupport.*
  * The classic cache-client data bug: a call times out, its reply arrives late, and the next
  * call on the same connection reads it. Here it must be read and discarded, never handed over.
  */
-class MixUpSuite extends munit.FunSuite:
+class MixUpSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // load tests: many calls on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   test("10,000 short-deadline gets with delayed replies, each followed by another key: 0 wrong"):
     Async.blocking:

@@ -10,7 +10,10 @@ import TestSupport.*
  * buffers never stall them. A repeated key is read once; a chunk that fails after it was sent
  * fails each of its keys.
  */
-class MultiGetSuite extends munit.FunSuite:
+class MultiGetSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // load tests: many calls on a loaded machine
+  override def testDeadlineSeconds: Int = 120
 
   private def fill(c: MemcachedClient, keys: IndexedSeq[String], value: String => Array[Byte])(
       using Async

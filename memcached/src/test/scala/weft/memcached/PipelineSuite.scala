@@ -13,7 +13,10 @@ import TestSupport.*
  * succeed with the right value (one deadline, 5 s, not 640,000 of them), and the whole test runs
  * under an overall deadline that fails it with a dump of every thread.
  */
-class PipelineSuite extends munit.FunSuite with weft.testing.StressChecks:
+class PipelineSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  // above the test's own 120 s bounded deadline, which dumps the threads first
+  override def testDeadlineSeconds: Int = 150
 
   boundedTest(
     "64 callers x 10,000 random ops on one connection: 0 mismatches, 0 stale reads",

@@ -6,7 +6,7 @@ import weft.Async
 import TestSupport.*
 
 /** Reconnection: exponential backoff with jitter, one attempt at a time, old sockets closed. */
-class ReconnectSuite extends munit.FunSuite:
+class ReconnectSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("a server that closes every connection at once: attempts back off, one at a time"):
     Async.blocking:

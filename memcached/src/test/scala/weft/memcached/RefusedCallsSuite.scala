@@ -9,7 +9,7 @@ import TestSupport.*
  * UTF-8 encoding, a TTL past what the server can hold, a null for any parameter. Each is a typed
  * error naming what is wrong, the server's items are untouched and the connection stays in sync.
  */
-class RefusedCallsSuite extends munit.FunSuite:
+class RefusedCallsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def withClient[T](protocol: Protocol)(body: MemcachedClient => Async ?=> T): T =
     MemcachedServer.withServer(): server =>

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets.ISO_8859_1
 import scala.util.Random
 
 /** The incremental reply parser: any fragmentation, error lines, and garbage. */
-class ReplyParserSuite extends munit.FunSuite:
+class ReplyParserSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val stream =
     "VA 5 f7 c9 kfoo O1\r\nhe\r\nl\r\nEN O2\r\nHD O3\r\nNS O4\r\nEX O5\r\nNF O6\r\nMN\r\n" +

@@ -3,7 +3,7 @@ package weft.memcached
 import java.nio.charset.StandardCharsets.ISO_8859_1
 
 /** Golden bytes of every request, meta and classic. */
-class RequestEncodingSuite extends munit.FunSuite:
+class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def k(s: String) = s.getBytes(ISO_8859_1)
 

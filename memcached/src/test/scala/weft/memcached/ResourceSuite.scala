@@ -5,7 +5,7 @@ import weft.{Async, Future, await}
 import TestSupport.*
 
 /** The client is a resource: closing fails pending calls and joins its fibers. */
-class ResourceSuite extends munit.FunSuite:
+class ResourceSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private val silent: FakeServer.Handler = conn =>
     while FakeServer.line(conn) != null do ()

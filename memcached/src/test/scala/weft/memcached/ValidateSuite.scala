@@ -5,7 +5,7 @@ import scala.concurrent.duration.*
 import scala.util.Random
 
 /** Keys and numeric fields are checked before a byte is written (typed errors). */
-class ValidateSuite extends munit.FunSuite:
+class ValidateSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def invalid(key: String): Unit =
     intercept[InvalidKey](Validate.key(key, binary = false))

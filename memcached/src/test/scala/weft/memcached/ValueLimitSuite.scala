@@ -5,7 +5,7 @@ import weft.{Async, Future, await}
 import TestSupport.*
 
 /** The value limit at its exact boundary, and server-side size errors as per-request errors. */
-class ValueLimitSuite extends munit.FunSuite:
+class ValueLimitSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("the default limit: a value of exactly the limit is stored with a 250-byte key"):
     MemcachedServer.withServer(): server =>

@@ -5,7 +5,7 @@ import weft.*
 import weft.slf4j.{LogCapture, Mdc}
 
 /** The MDC example of docs/guide/context.md, run with logback. */
-class MdcGuideSuite extends munit.FunSuite:
+class MdcGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("context: the MDC bridge carries a request id into a future's log lines"):
     val events = LogCapture("orders"):

@@ -6,7 +6,7 @@ import scala.concurrent.duration.*
 import weft.*
 
 /** The MDC bridge, with logback (whose MDC a new thread does not inherit). */
-class MdcSuite extends munit.FunSuite:
+class MdcSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   override val munitTimeout = 30.seconds
 
