@@ -1,8 +1,6 @@
 package weft
 
 import java.util.concurrent.ConcurrentLinkedQueue
-import scala.jdk.CollectionConverters.*
-import scala.util.{Failure, Try}
 
 /**
  * A scope may live for days: it holds nothing for a failed future once that failure has been
@@ -10,22 +8,8 @@ import scala.util.{Failure, Try}
  * bound are reported at once rather than held to the scope's end). Every failure still reaches
  * the handler exactly once when nobody observes it.
  */
-class HeldFailuresSuite extends munit.FunSuite, weft.testing.StressChecks:
-
-  /** Runs `body` as two tests: entered from a platform thread and from a virtual thread. */
-  def onBothCallers(name: String)(body: => Unit)(using munit.Location): Unit =
-    boundedTest(s"$name (platform caller)", 60)(body)
-    boundedTest(s"$name (virtual caller)", 60):
-      var outcome: Try[Unit] = Failure(AssertionError("the virtual caller did not run"))
-      val vt = Thread.ofVirtual().start(() => outcome = Try(body))
-      vt.join()
-      outcome.get
-
-  /** Runs `body` with a handler that records; returns the reports. */
-  def reported(body: => Unit): List[Throwable] =
-    val reports = ConcurrentLinkedQueue[Throwable]()
-    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
-    reports.asScala.toList
+class HeldFailuresSuite extends munit.FunSuite, weft.testing.FailureChecks:
+  override def callerDeadlineSeconds: Int = 60
 
   /**
    * Starts a future that fails and waits until it has left `group` (its failure, unobserved

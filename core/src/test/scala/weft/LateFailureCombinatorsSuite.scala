@@ -1,7 +1,6 @@
 package weft
 
-import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch}
-import scala.jdk.CollectionConverters.*
+import java.util.concurrent.CountDownLatch
 
 /**
  * The rule of [[LateFailureSuite]] (a body's own failure that ends after a cancel is never
@@ -9,28 +8,7 @@ import scala.jdk.CollectionConverters.*
  * scope's `uninterruptible`, [[raceSuccess]] and [[par]]. Each race is made deterministic with
  * latches, and each test runs from a platform caller and from a virtual one.
  */
-class LateFailureCombinatorsSuite extends munit.FunSuite, weft.testing.StressChecks:
-
-  /** Runs `body` as two tests: on a platform thread and on a virtual thread. */
-  def onBothCallers(name: String)(body: => Unit)(using munit.Location): Unit =
-    for virtual <- Seq(false, true) do
-      val kind = if virtual then "virtual" else "platform"
-      boundedTest(s"$name ($kind caller)"):
-        @volatile var thrown: Throwable | Null = AssertionError("the caller did not run")
-        val builder = if virtual then Thread.ofVirtual() else Thread.ofPlatform()
-        val caller = builder.start: () =>
-          try
-            body
-            thrown = null
-          catch case e: Throwable => thrown = e
-        caller.join()
-        if thrown != null then throw thrown.nn
-
-  /** Runs `body` with a handler that records; returns the reports. */
-  def reported(body: => Unit): List[Throwable] =
-    val reports = ConcurrentLinkedQueue[Throwable]()
-    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
-    reports.asScala.toList
+class LateFailureCombinatorsSuite extends munit.FunSuite, weft.testing.FailureChecks:
 
   /** Spins, deaf to interrupts, until the current scope (a future's body) is cancelled. */
   def spinUntilCancelled()(using Async): Unit =

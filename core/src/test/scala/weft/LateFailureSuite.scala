@@ -14,22 +14,7 @@ import scala.util.{Failure, Try}
  * `uninterruptible`), until its future has been cancelled, then throws without reaching an
  * interruption point. Every test runs from a platform caller and from a virtual one.
  */
-class LateFailureSuite extends munit.FunSuite, weft.testing.StressChecks:
-
-  /** Runs `body` as two tests: entered from a platform thread and from a virtual thread. */
-  def onBothCallers(name: String)(body: => Unit)(using munit.Location): Unit =
-    boundedTest(s"$name (platform caller)")(body)
-    boundedTest(s"$name (virtual caller)"):
-      var outcome: Try[Unit] = Failure(AssertionError("the virtual caller did not run"))
-      val vt = Thread.ofVirtual().start(() => outcome = Try(body))
-      vt.join()
-      outcome.get
-
-  /** Runs `body` with a handler that records; returns the reports. */
-  def reported(body: => Unit): List[Throwable] =
-    val reports = ConcurrentLinkedQueue[Throwable]()
-    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
-    reports.asScala.toList
+class LateFailureSuite extends munit.FunSuite, weft.testing.FailureChecks:
 
   /** Spins until `f` is done, deaf to interrupts (no interruption point, as a busy body). */
   def spinUntilDone(f: => Future[?] | Null): Unit =

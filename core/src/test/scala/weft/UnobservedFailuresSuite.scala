@@ -9,19 +9,14 @@ import scala.jdk.CollectionConverters.*
  * nobody awaited, polled or listened to, to the configured handler (by default the thread's
  * uncaught-exception handler), each once; cancellations never.
  */
-class UnobservedFailuresSuite extends munit.FunSuite, weft.testing.Deadlined:
+class UnobservedFailuresSuite extends munit.FunSuite, weft.testing.Deadlined,
+      weft.testing.FailureChecks:
 
   override val munitTimeout = 30.seconds
 
   /** Waits until `f` has its result, without reading it (so without observing it). */
   def settled(f: Future[?]): Unit =
     while !f.asInstanceOf[CoreFuture[?]].isDone do Thread.sleep(1)
-
-  /** Runs `body` with a handler that records; returns the reports. */
-  def reported(body: => Unit): List[Throwable] =
-    val reports = ConcurrentLinkedQueue[Throwable]()
-    UnobservedFailures.withHandler(e => reports.add(e): Unit)(body)
-    reports.asScala.toList
 
   test("a failure nobody read is reported once, at the scope's end"):
     val boom = IllegalStateException("boom")

@@ -10,22 +10,7 @@ import weft.{Async, CoreFuture, Listener, UnobservedFailures}
  * wins after the body has already failed (its result made, not yet the task's) leaves the task
  * cancelled and reports the body's failure to the executor's scope (see `LateFailureSuite`).
  */
-class SequentiallyLateFailureSuite extends munit.FunSuite, weft.testing.StressChecks:
-
-  /** Runs `body` as two tests: on a platform thread and on a virtual thread. */
-  def onBothCallers(name: String)(body: => Unit)(using munit.Location): Unit =
-    for virtual <- Seq(false, true) do
-      val kind = if virtual then "virtual" else "platform"
-      boundedTest(s"$name ($kind caller)"):
-        @volatile var thrown: Throwable | Null = AssertionError("the caller did not run")
-        val builder = if virtual then Thread.ofVirtual() else Thread.ofPlatform()
-        val caller = builder.start: () =>
-          try
-            body
-            thrown = null
-          catch case e: Throwable => thrown = e
-        caller.join()
-        if thrown != null then throw thrown.nn
+class SequentiallyLateFailureSuite extends munit.FunSuite, weft.testing.FailureChecks:
 
   /** Waits for `latch`, swallowing interrupts (the cancel interrupts the worker). */
   def awaitDeaf(latch: CountDownLatch): Unit =
