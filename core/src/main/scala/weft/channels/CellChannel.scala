@@ -163,6 +163,11 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
       if Parking.parkOnce(w) then
         if seg.cells.compareAndSet(i, w, Broken) then throw Parking.gaveUp("send")
         interrupted = true
+    // `Broken`: a cancelled reader declined the value (`declinesSender`); claim another cell,
+    // unless this sender gave up meanwhile, as if it had broken the cell itself.
+    if w.outcome eq Broken then
+      if interrupted then throw Parking.gaveUp("send")
+      return false
     if interrupted then Fiber.selfInterrupt()
     if w.outcome eq Closed then throw closedException()
     true
@@ -196,6 +201,9 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
             val rd = Reader(Fiber.current, summon[Async])
             if seg.cells.compareAndSet(i, st, rd) then return awaitReader(rd, seg, i, r)
         case snd: Sender =>
+          if declinesSender(seg, i, snd) then
+            if reads.watching then reads.notifyWatchers()
+            throw Parking.gaveUp("read")
           if snd.acquire() then
             if seg.cells.compareAndSet(i, snd, Done) then
               snd.finish(Done)
@@ -207,6 +215,21 @@ private[channels] class CellChannel[T](capacity: Int) extends Channel[T]:
           seg.cells.lazySet(i, Done)
           return v
     Broken
+
+  /**
+   * Whether this reader, meeting a parked blocking sender in its cell, must leave the value: its
+   * future was cancelled (its result already set) before it claimed the cell, so a value taken
+   * now would be lost with it. It breaks the cell and wakes the sender, which claims another
+   * cell: the value goes to the next reader, as when a sender meets a cancelled parked reader
+   * (`Cells.declined`). A sender that parked before the cancel is met here too, since only the
+   * claim orders them. `CancelledBeforeClaimSuite` opens the window deterministically.
+   * `false` if the cell changed meanwhile (the caller looks at it again).
+   */
+  private def declinesSender(seg: Segment, i: Int, snd: Sender)(using async: Async): Boolean =
+    if snd.isBlocking && async.cancellationPending && seg.cells.compareAndSet(i, snd, Broken) then
+      snd.finish(Broken)
+      true
+    else false
 
   private def awaitReader(rd: Reader, seg: Segment, i: Int, r: Long)(using Async): AnyRef =
     if isClosedAt(r) && seg.cells.compareAndSet(i, rd, Broken) then
