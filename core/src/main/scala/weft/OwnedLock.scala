@@ -25,3 +25,12 @@ private[weft] abstract class OwnedLock(owner: Async | Null) extends NumberedLock
       release()
       false
     else true
+
+  /**
+   * Whether `owner` has a cancellation pending now: for a claimant that took this lock before the
+   * cancel and meets a value only afterwards, which it must then decline itself (a select's
+   * registration, `SelectCells.register`; `SelectCancelledBeforeClaimSuite` re-checks it).
+   */
+  final def ownerCancelled: Boolean =
+    val o = owner
+    o != null && o.cancellationPending

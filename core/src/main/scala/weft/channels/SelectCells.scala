@@ -45,8 +45,11 @@ private[channels] final class SelectReader(
  * ==Registration holds the select's lock==
  * [[register]] acquires the select's lock L ''before'' it claims a cell and keeps it until the
  * case is parked or completed. So the select cannot be won elsewhere while it owns a claimed
- * cell that is not yet settled, and a blocking sender found in the cell is never handed back:
- * it is taken (CAS `Sender -> Done`) under L. If L is already retired, no cell is claimed.
+ * cell that is not yet settled, and a blocking sender found in the cell is taken (CAS
+ * `Sender -> Done`) under L. If L is already retired, no cell is claimed. One exception: the
+ * select's future was cancelled after L was taken, so L's own check (`OwnedLock`) is behind it;
+ * the registration then declines the sender it meets (breaks the cell and hands the sender back),
+ * and the value goes to the next reader.
  *
  * The one exception is the global lock order: a parked send-source sender whose lock L2 is
  * numbered below L. Registration then releases L and takes both in order; if the select was won
@@ -112,6 +115,15 @@ private[channels] object SelectCells:
                   return null
                 lock.release()
                 return sr
+          case snd: Sender if ownerCancelled(lock) =>
+            // The select's future was cancelled after L was taken (its check is behind us): a
+            // value taken now would be lost with the future's result, already set. Leave it to
+            // the next reader, as a blocking read does (`CellChannel.declinesSender`).
+            if seg.cells.compareAndSet(i, snd, Broken) then
+              lock.release()
+              handBack(snd)
+              if ch.reads.watching then ch.reads.notifyWatchers()
+              return null
           case snd: Sender =>
             val l2 = snd.lock
             if l2 == null then
@@ -122,6 +134,7 @@ private[channels] object SelectCells:
             else if lock.number < l2.nn.number then
               // In the global order already: take L2 while holding L.
               if !l2.nn.acquire() then seg.cells.compareAndSet(i, snd, Broken)
+              else if ownerCancelled(lock) then l2.nn.release() // declined at the re-read
               else if seg.cells.compareAndSet(i, snd, Done) then
                 take(snd)
                 return null
@@ -138,14 +151,30 @@ private[channels] object SelectCells:
                   l2.nn.release() // the sender left (its cell is now Broken): keep L
                 case FirstGone =>
                   // The select was won meanwhile: hand the sender back.
-                  if seg.cells.compareAndSet(i, snd, Broken) then
-                    snd.source.asInstanceOf[SendSource[?]].addSender(snd)
+                  if seg.cells.compareAndSet(i, snd, Broken) then handBack(snd)
                   return null
                 case _ =>
                   seg.cells.compareAndSet(i, snd, Broken)
                   if !lock.acquire() then return null
           case _ => cellDone = true // Broken (a sender left): claim the next cell
     null
+
+  /**
+   * Whether the select owning `lock` has a cancellation pending (see `OwnedLock`): its
+   * registration then declines a sender it meets. `SelectCancelledBeforeClaimSuite` holds open
+   * the window where it took its lock before the cancel and meets the sender after it.
+   */
+  private def ownerCancelled(lock: ListenerLock): Boolean = lock match
+    case o: weft.OwnedLock => o.ownerCancelled
+    case _                 => false
+
+  /**
+   * Gives back sender `snd`, whose cell a declining select broke (no lock held): a blocking send
+   * is woken to claim another cell, a send source re-registers in a fresh one, its value intact.
+   */
+  private def handBack(snd: Sender): Unit =
+    if snd.isBlocking then snd.finish(Broken)
+    else snd.source.asInstanceOf[SendSource[?]].addSender(snd)
 
   /**
    * Re-registers the case of `sr`, whose cell a departing send source has broken: the case is
