@@ -4,7 +4,10 @@ import java.util.concurrent.CancellationException
 import scala.annotation.implicitNotFound
 import scala.compiletime.uninitialized
 import scala.util.Try
-import weft.runtime.{AsyncSupport, Fiber, PlatformSpin}
+import weft.runtime.{AsyncSupport, Fiber}
+import weft.internal.async.{AsyncContext, BodyRunner, CallerRunner, Parking}
+import weft.internal.runtime.PlatformSpin
+import weft.internal.select.{RaceSource, SelectWait, Selector}
 
 /**
  * The capability to suspend: code that awaits takes a `(using Async)`.
@@ -42,7 +45,7 @@ trait Async:
   private[weft] def cancellationPending: Boolean
 
   /** The runner whose body runs on the calling fiber (see `uninterruptible`), or `null`. */
-  private[weft] def runnerOnCurrentFiber: Runner | Null
+  private[weft] def runnerOnCurrentFiber: BodyRunner | Null
 
   /**
    * Called by an await of this context that saw an interrupt: `true` if the interrupt is
@@ -51,7 +54,7 @@ trait Async:
    */
   private[weft] def absorbsInterrupt: Boolean = false
 
-  // The contexts are weft's own: a scope's (`JvmAsync`) and a runnable future's body, which is
+  // The contexts are weft's own: a scope's (`AsyncContext`) and a runnable future's body, which is
   // its own context so that a spawn allocates no separate one. The members above are
   // `private[weft]`, so no other implementation can be written.
 
@@ -61,7 +64,7 @@ trait Async:
    */
   private def suspend[T](src: Source[T]): T =
     if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-    val w = JvmAsync.Waiter[T](Fiber.current, this)
+    val w = AsyncContext.Waiter[T](Fiber.current, this)
     // A ready value is taken by polling, without registering (a race then never builds its
     // shared listener); `poll` may offer a value that a filter declines, so check `isDone`.
     if src.poll(w) && w.isDone then return w.value
@@ -70,14 +73,15 @@ trait Async:
     w.value
 
   /** Parks until `w` is completed; an interrupt gives up the await unless absorbed. */
-  private inline def parkUntilDone[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+  // Not inline: see `Semaphore.take` (`LayersSuite`, "no class refers to a package as an object").
+  private def parkUntilDone[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
     while !w.isDone do if Parking.parkOnce(w)(using this) then interrupted(src, w)
 
   /**
    * A platform thread's wait: a short spin first while few platform threads wait (see
    * [[runtime.PlatformSpin]]; `RootSpawnAwait` in bench measures it), then the park.
    */
-  private def awaitOnPlatform[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+  private def awaitOnPlatform[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
     if !w.isDone then
       val spin = PlatformSpin.enter()
       try
@@ -85,25 +89,8 @@ trait Async:
         parkUntilDone(src, w)
       finally PlatformSpin.leave()
 
-  /**
-   * Waits until a case of `sel` fires (see [[Selector]]): polls, registers, parks. An interrupt
-   * abandons the select unless a case fired first, as in [[suspend]].
-   */
-  private[weft] final def awaitSelect(sel: Selector): Unit =
-    if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
-    if !sel.pollAll() then
-      sel.registerAll()
-      sel.spinBeforePark()
-      while !sel.isDone do
-        if Parking.parkOnce(sel)(using this) then
-          if sel.abandon() then
-            if cancellationPending then
-              throw CancellationException("the awaiting scope was cancelled")
-            throw InterruptedException()
-          Fiber.selfInterrupt()
-
   /** An interrupt while parked: the cancellation of this scope, or a foreign interrupt. */
-  private def interrupted[T](src: Source[T], w: JvmAsync.Waiter[T]): Unit =
+  private def interrupted[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
     src.dropListener(w)
     if !w.giveUp() then
       if cancellationPending then throw CancellationException("the awaiting scope was cancelled")
@@ -137,7 +124,7 @@ object Async:
    */
   def blocking[T](body: Async ?=> T): T =
     val root = CompletionGroup()
-    try body(using JvmAsync(root, CallerRunner(root), AsyncSupport.default))
+    try body(using AsyncContext(root, CallerRunner(root), AsyncSupport.default))
     finally
       root.cancel()
       root.waitCompletion()
@@ -181,7 +168,7 @@ object Async:
   def select[R](cases: SelectCase[?, R]*)(using async: Async): R =
     require(cases.nonEmpty, "Async.select needs at least one case")
     val sel = Selector(cases, async)
-    async.awaitSelect(sel)
+    SelectWait.await(sel)(using async)
     sel.fire[R]()
 
   /**
@@ -194,105 +181,3 @@ object Async:
       "Async.select takes cases, not sources: pair each source with its handler, " +
         "`source ~~> (value => ...)`; to take the first value of bare sources, use Async.race"
     )
-
-extension [T](src: Source[Try[T]])
-  /** Suspends until this source offers a result and returns its value, or throws its failure. */
-  def await(using async: Async): T = async.await(src).get
-
-/**
- * Runs `body` so that a cancellation of the enclosing future arriving meanwhile is deferred: it
- * neither interrupts `body` nor makes its awaits throw. When `body` ends, a deferred
- * cancellation is raised as a `CancellationException`. Outside a future it simply runs `body`.
- * If `body` itself throws while a cancellation is deferred, its own exception is thrown (never
- * replaced by the cancellation) and the cancellation is raised at the next interruption point.
- * Directly in a root scope's body (`Async.blocking`), what is deferred is an interrupt of the
- * calling thread, raised as an `InterruptedException`; a `body` that throws keeps its own
- * exception there too, and the thread's interrupt status is set again.
- *
- * It defers a cancellation that arrives while the future's body runs; it cannot undo one that
- * came first: a future cancelled before its fiber started never runs its body at all, even a
- * body that is all `uninterruptible`. The block applies to the future running on the calling
- * fiber, also when it is reached through another fiber's context (a by-name argument evaluated
- * inside a child future).
- */
-def uninterruptible[T](body: => T)(using async: Async): T =
-  val r = async.runnerOnCurrentFiber
-  if r != null then r.uninterruptibly(body) else body
-
-/**
- * The `Async` of a scope (`Async.blocking`, `Async.group`) and of a future's body moved to
- * another group (`withGroup`); a runnable future's body runs with the future itself as context.
- * @param runner
- *   the future whose body this context belongs to, or `null` at a root scope
- */
-private[weft] final class JvmAsync(
-    val group: CompletionGroup,
-    val runner: Runner | Null,
-    val support: AsyncSupport
-) extends Async:
-
-  def withGroup(g: CompletionGroup): Async = JvmAsync(g, runner, support)
-
-  /**
-   * The future whose body runs on the calling fiber: normally [[runner]]. But a context can
-   * reach another fiber: `def spawn(body: => Unit)(using Async) = Future(body)` evaluates a
-   * by-name `uninterruptible(...)` written with the parent's context on the child's fiber.
-   * Deferring the parent's cancellation from there would leave the parent uninterruptible for
-   * good, so the futures started under this context are searched for the one running here
-   * (rare, and bounded by the scope's tree). `null` if none: the block then defers nothing.
-   * `CancellationSuite`, "uninterruptible through a by-name helper", re-checks it.
-   */
-  private[weft] def runnerOnCurrentFiber: Runner | Null =
-    val r = runner
-    if r != null && r.runsOnCurrentFiber then r else Runner.onCurrentFiberIn(group)
-
-  /** At a root scope, on its own thread: whether its runner defers the interrupt. */
-  override private[weft] def absorbsInterrupt: Boolean = runner match
-    case r: CallerRunner => r.runsOnCurrentFiber && r.absorbInterrupt()
-    case _               => false
-
-  /** Whether the scope (or the future) this context belongs to has been cancelled. */
-  private[weft] def cancellationPending: Boolean =
-    val r = runner
-    if r == null then group.isCancelled
-    else r.cancellationPending || (group.isCancelled && !r.inUninterruptible)
-
-private[weft] object JvmAsync:
-
-  /**
-   * The listener of one `await`: stores the value and unparks the waiting fiber.
-   *
-   * It is its own lock, so that an awaiter that gives up can make it uncompletable: a source
-   * that took the waiter off its queue and completes it outside its own lock (a semaphore's
-   * `release`) must learn that the awaiter has left, and keep its value, rather than hand it to
-   * nobody. [[giveUp]] decides that race (the rule of ADR 0006); `SemaphoreSuite` and
-   * `AwaitAbandonSuite` re-check it.
-   *
-   * A claim is declined once the awaiting future has a cancellation pending, except the
-   * awaiter's own [[giveUp]]: the rule of an [[OwnedLock]].
-   */
-  final class Waiter[T](fiber: Fiber, owner: Async)
-      extends OwnedLock(owner),
-        Listener[T],
-        CellSegment.Findable:
-    val lock: ListenerLock | Null = this
-    // Written before the lock is retired as taken, read after it is seen so (see `isDone`). The
-    // lock's state tells a completion from a give-up, so the waiter needs no flag of its own.
-    private var result: T | Null = uninitialized
-    def complete(data: T, source: Source[T]): Unit =
-      result = data
-      retireTaken()
-      fiber.unparkOther()
-
-    /** Whether a source has completed the waiter. */
-    def isDone: Boolean = isTaken
-
-    /** The value; only valid when [[isDone]]. */
-    def value: T = result.asInstanceOf[T]
-
-    /**
-     * Called by the awaiter leaving without a value (after dropping the waiter from its
-     * source): `true` if a source completed it first, so [[value]] must be kept; otherwise no
-     * source can complete it any more.
-     */
-    def giveUp(): Boolean = !retireUnused()

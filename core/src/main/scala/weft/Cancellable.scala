@@ -2,6 +2,7 @@ package weft
 
 import scala.compiletime.uninitialized
 import weft.runtime.Fiber
+import weft.internal.async.GroupEntry
 
 /** Something that can be cancelled, and that belongs to at most one [[CompletionGroup]]. */
 trait Cancellable:

@@ -3,6 +3,7 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.compiletime.uninitialized
 import weft.runtime.Fiber
+import weft.internal.async.{FailureLog, GroupEntry, Parking}
 
 /**
  * A set of [[Cancellable]] members cancelled together: the scope of structured concurrency.
@@ -147,10 +148,15 @@ class CompletionGroup extends Cancellable:
     var e = head
     while e != null do
       val next = e.entryNext
-      if next eq GroupEntry.Unlinked then e = head
+      if isUnlinkedMark(next) then e = head
       else
         f(e.nn)
         e = next
+
+  // Not inline, and called by the inline `forEachEntry`: an inline body naming `GroupEntry`, an
+  // object of another package, gets an accessor that Scala 3.3 emits as a read of the package
+  // itself (`LayersSuite`, "no class refers to a package as an object").
+  private def isUnlinkedMark(e: GroupEntry | Null): Boolean = e eq GroupEntry.Unlinked
 
   /**
    * Unlinks the entries that have left and whose fibers have terminated, if no other thread is

@@ -3,6 +3,7 @@ package weft
 import java.util.concurrent.CancellationException
 import scala.compiletime.uninitialized
 import scala.util.{Failure, Success, Try}
+import weft.internal.futures.{CoreFuture, FutureCombinators, RunnableFuture}
 
 /**
  * A value of type `T` that becomes available later, or fails; a [[Source]] of its `Try[T]`.
@@ -62,11 +63,11 @@ object Future:
    *   if `futures` is empty
    */
   def alt[T](futures: Future[T]*): Future[T] =
-    CoreFutures.firstSuccess(futures, cancelLosers = false)
+    FutureCombinators.firstSuccess(futures, cancelLosers = false)
 
   /** As [[alt]], and cancels the others once one succeeds. `f1.altC(f2)` is the same for two. */
   def altC[T](futures: Future[T]*): Future[T] =
-    CoreFutures.firstSuccess(futures, cancelLosers = true)
+    FutureCombinators.firstSuccess(futures, cancelLosers = true)
 
   /** Collects futures in completion order: see [[weft.Collector]] (as gears' `Collector`). */
   type Collector[T] = weft.Collector[T]

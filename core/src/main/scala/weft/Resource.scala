@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.CancellationException
+import weft.internal.async.Cancellation
 
 /**
  * A value that must be released after use: a file, a connection, a permit.

@@ -1,6 +1,7 @@
 package weft
 
 import java.util.concurrent.CancellationException
+import weft.internal.scopes.SupervisorGroup
 
 /**
  * A handle on a scope (an [[Async.blocking]], [[Async.group]] or [[supervised]] block, or a

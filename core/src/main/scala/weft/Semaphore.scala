@@ -1,6 +1,8 @@
 package weft
 
 import java.lang.invoke.{MethodHandles, VarHandle}
+import weft.internal.async.Cancellation
+import weft.internal.semaphore.SemaphoreQueue
 
 /**
  * A fair counting semaphore for `Async` code: at most `permits` holders at a time, waiters served
@@ -119,7 +121,10 @@ final class Semaphore(val permits: Int):
     override def toString: String = s"${Semaphore.this}.acquiring"
 
   /** Takes a permit, waiting in the queue if none is free (one atomic decrement when one is). */
-  private inline def take(inline what: String)(using Async): Unit =
+  // Not inline: an inline body naming `Cancellation`, an object of another package, gets an
+  // accessor that Scala 3.3 emits as a read of the package itself (`LayersSuite`, "no class
+  // refers to a package as an object").
+  private def take(what: String)(using Async): Unit =
     Cancellation.check(what)
     if (COUNT.getAndAdd(this, -1L): Long) <= 0L then queue.await()
 

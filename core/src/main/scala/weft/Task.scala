@@ -4,6 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.concurrent.duration.{FiniteDuration, NANOSECONDS}
 import scala.util.control.NonFatal
 import scala.util.{Failure, Success, Try}
+import weft.internal.async.Cancellation
 
 /**
  * A template for a runnable future: `run` starts a new `Future` of `body` each time it is called,

@@ -3,7 +3,9 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.{Delays, Scheduler}
+import weft.runtime.Scheduler
+import weft.internal.listeners.ListenerList
+import weft.internal.runtime.Delays
 
 /**
  * A periodic timer: a [[Source]] that offers `true` at every tick, `period` apart, until it is

@@ -4,6 +4,8 @@ import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.collection.IterableOps
 import scala.util.{Failure, Success, Try}
+import weft.internal.async.Cancellation
+import weft.internal.futures.RunnableFuture
 
 /**
  * Runs `tasks` in parallel, each on its own fiber, and returns their values in the order of

@@ -4,6 +4,8 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success}
+import weft.internal.async.Cancellation
+import weft.internal.futures.{CoreFuture, RunnableFuture}
 
 /**
  * Runs `bodies` at once, each on its own fiber, and returns the value of the first to succeed.

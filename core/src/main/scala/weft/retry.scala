@@ -4,6 +4,7 @@ import java.util.concurrent.{CancellationException, ThreadLocalRandom}
 import java.util.random.RandomGenerator
 import scala.concurrent.duration.{Duration, FiniteDuration, NANOSECONDS}
 import scala.util.control.NonFatal
+import weft.internal.async.Cancellation
 
 /**
  * A retry policy: how many failures to tolerate, how long to pause before each new attempt, and

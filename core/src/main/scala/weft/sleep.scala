@@ -1,7 +1,7 @@
 package weft
 
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.Delays
+import weft.internal.runtime.Delays
 
 /**
  * Suspends the caller for `millis` milliseconds (at least zero), without holding a thread: a

@@ -1,6 +1,8 @@
 package weft
 
 import scala.util.Try
+import weft.internal.futures.RunnableFuture
+import weft.internal.scopes.SupervisorGroup
 
 /**
  * Runs `body` in a supervised scope: a nested scope (as [[Async.group]]) in which the failure of

@@ -2,7 +2,7 @@ package weft
 
 import java.util.concurrent.{CancellationException, TimeoutException}
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.Delays
+import weft.internal.runtime.Delays
 
 /**
  * Runs `body` with a time limit: its value, or `None` if `timeout` elapses first.

@@ -2,6 +2,8 @@ package weft
 
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
+import weft.internal.async.AsyncContext
+import weft.internal.select.Selector
 
 /**
  * The listener behind `await` once its awaiter has left (ADR 0006): a source that still holds
@@ -80,7 +82,7 @@ class AwaitAbandonSuite extends munit.FunSuite, weft.testing.StressChecks:
         Async.blocking:
           val f = Future:
             if viaSelect then Selector(Seq(src ~~> identity), summon[Async]).registerAll(): Unit
-            else src.onComplete(JvmAsync.Waiter[Int](runtime.Fiber.current, summon[Async]))
+            else src.onComplete(AsyncContext.Waiter[Int](runtime.Fiber.current, summon[Async]))
             var interrupted = false
             while !(try ownerMayLeave.await(20, java.util.concurrent.TimeUnit.SECONDS)
               catch

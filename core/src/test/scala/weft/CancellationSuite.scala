@@ -3,6 +3,8 @@ package weft
 import java.util.concurrent.{CancellationException, CountDownLatch}
 import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.Failure
+import weft.internal.async.AsyncContext
+import weft.internal.futures.RunnableFuture
 
 /**
  * `cancel()` completes a future at once, interrupts its thread and cancels its children;
@@ -195,7 +197,7 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
     val ran = AtomicBoolean(false)
     val f = RunnableFuture.start(
       uninterruptible(ran.set(true)),
-      JvmAsync(CompletionGroup(), null, holding)
+      AsyncContext(CompletionGroup(), null, holding)
     )
     f.cancel()
     val t = Thread.ofVirtual().start(held.get().nn)

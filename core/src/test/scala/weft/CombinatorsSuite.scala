@@ -2,6 +2,7 @@ package weft
 
 import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success}
+import weft.internal.futures.CoreFuture
 
 /** `zip`, `*:`, `alt`, `altC`, `Future.alt`, `awaitAll`, `awaitFirst` (seed 002 semantics). */
 class CombinatorsSuite extends munit.FunSuite, weft.testing.Deadlined:

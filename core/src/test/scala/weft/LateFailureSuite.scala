@@ -3,6 +3,7 @@ package weft
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Try}
+import weft.internal.futures.CoreFuture
 
 /**
  * A body's own failure that ends after `cancel()` has already completed its future (a cancel

@@ -3,6 +3,7 @@ package weft
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters.*
+import weft.internal.async.Cancellation
 
 /**
  * `par`, `parLimit`, `mapPar`, `foreachPar`, `collectPar`: order, the parallelism bound, fail

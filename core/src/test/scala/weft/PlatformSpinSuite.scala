@@ -1,7 +1,7 @@
 package weft
 
 import java.util.concurrent.CountDownLatch
-import weft.runtime.PlatformSpin
+import weft.internal.runtime.PlatformSpin
 import weft.testing.StressChecks
 
 /**

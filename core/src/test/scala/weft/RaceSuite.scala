@@ -4,6 +4,7 @@ import java.util.concurrent.{CountDownLatch, ThreadLocalRandom}
 import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Success, Try}
 import weft.testing.Waits
+import weft.internal.futures.CoreFuture
 
 /**
  * `Async.race`, `either` and `select`: exactly one winner, losers keep their values, every

@@ -5,6 +5,7 @@ import scala.collection.mutable.ArrayBuffer
 import scala.jdk.CollectionConverters.*
 import weft.runtime.{AsyncSupport, Fiber, Scheduler}
 import weft.testing.InvariantChecks
+import weft.internal.async.AsyncContext
 
 /**
  * The scope invariants, each forced by latches rather than left to timing: a scope entered from
@@ -87,7 +88,7 @@ class ScopeInvariantsSuite extends munit.FunSuite, InvariantChecks:
     // wait for every one of them, not only for those kept after the prune.
     val support = HoldingSupport()
     val g = CompletionGroup()
-    given Async = JvmAsync(g, null, support)
+    given Async = AsyncContext(g, null, support)
     holdsWithin(20, "CompletionGroup.waitCompletion joins every fiber that left the group"):
       for i <- 0 until 65 do
         Future(i)

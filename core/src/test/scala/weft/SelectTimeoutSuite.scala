@@ -7,6 +7,8 @@ import scala.util.Success
 import weft.channels.{BufferedChannel, SyncChannel}
 import weft.runtime.{AsyncSupport, Fiber, Scheduler}
 import weft.testing.TimeTesting.{awaitCondition, pendingTimers}
+import weft.internal.async.AsyncContext
+import weft.internal.select.Selector
 
 /**
  * The timeout case of a select (`onTimeout`): it fires when nothing else does, loses to a case
@@ -61,7 +63,7 @@ class SelectTimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
     val ch = SyncChannel[Int]()
     Async.blocking:
       val base = summon[Async]
-      val onManual: Async = JvmAsync(
+      val onManual: Async = AsyncContext(
         base.group,
         null,
         new AsyncSupport:

@@ -1,6 +1,7 @@
 package weft
 
 import scala.util.{Success, Try}
+import weft.internal.futures.CoreFuture
 
 /** `poll`, `onComplete`, `dropListener`, `map` and `filter` on sources, and a custom source. */
 class SourceSuite extends munit.FunSuite, weft.testing.Deadlined:

@@ -6,6 +6,7 @@ import scala.concurrent.duration.*
 import weft.testing.UntilCancelled
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success}
+import weft.internal.scopes.SupervisorGroup
 
 /**
  * `supervised`: the failure of any future of the scope fails the scope (the others cancelled

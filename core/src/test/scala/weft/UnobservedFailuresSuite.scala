@@ -3,6 +3,7 @@ package weft
 import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch}
 import scala.concurrent.duration.*
 import scala.jdk.CollectionConverters.*
+import weft.internal.futures.CoreFuture
 
 /**
  * The unobserved-failure hook: a scope reports, at its end, the failures of its futures that

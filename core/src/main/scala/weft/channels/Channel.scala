@@ -2,6 +2,7 @@ package weft.channels
 
 import scala.util.{Failure, Success, Try}
 import weft.{Async, Source}
+import weft.internal.channels.CellChannel
 
 /** The sending end of a channel. */
 trait SendableChannel[T]:

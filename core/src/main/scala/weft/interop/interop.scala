@@ -3,7 +3,8 @@ package weft.interop
 import java.util.concurrent.{CancellationException, CompletableFuture, CompletionException}
 import scala.concurrent.{ExecutionContext, Future as ScalaFuture, Promise as ScalaPromise}
 import scala.util.{Failure, Success, Try}
-import weft.{CoreFuture, Future, Listener}
+import weft.{Future, Listener}
+import weft.internal.futures.CoreFuture
 
 /**
  * Conversions between weft futures and `scala.concurrent.Future` / `CompletableFuture`.

@@ -2,8 +2,9 @@ package weft.keyed
 
 import java.util.concurrent.CancellationException
 import scala.concurrent.duration.{DurationInt, FiniteDuration}
-import weft.{Async, Cancellable, Cancellation, CompletionGroup, Future}
-import weft.keyed.internal.{DeadEntries, KeyTable, KeyedTask, Lane, Work, WorkerPool}
+import weft.{Async, Cancellable, CompletionGroup, Future}
+import weft.internal.keyed.{DeadEntries, KeyTable, KeyedTask, Lane, ReadyWork, WorkerPool}
+import weft.internal.async.Cancellation
 
 /**
  * A keyed sequential executor: tasks with the same key run one at a time, in the order they were
@@ -59,7 +60,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   // (`KeyTable`); tasks that come while one is in flight queue behind it (a `Lane`), and when the
   // key runs dry its entry leaves the map, so idle keys cost nothing. `run` on an idle key runs
   // the body on the caller's fiber; `submit` hands the task to the elastic `WorkerPool`. The
-  // algorithm is explained in the files of `weft.keyed.internal` and in ADR 0004.
+  // algorithm is explained in the files of `weft.internal.keyed` and in ADR 0004.
 
   private val lanes = KeyTable[K]()
   private val retired = DeadEntries(entry => lanes.remove(entry))
@@ -166,7 +167,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    * The number of entries the key map holds, including dead ones not yet removed (at most a
    * batch per worker while work goes on; none once the workers are idle): for tests.
    */
-  private[keyed] def retainedLanes: Int = lanes.retained
+  private[weft] def retainedLanes: Int = lanes.retained
 
   /** The number of worker threads alive (busy, searching or idle): for tests and monitoring. */
   def workerCount: Int = pool.liveWorkers
@@ -217,7 +218,7 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
       retired.sweep()
 
   /** Runs a lone entry or a lane's tasks, for a worker holding the baton (see [[drainLane]]). */
-  private def drain(work: Work, retiring: DeadEntries#Batch): Int =
+  private def drain(work: ReadyWork, retiring: DeadEntries#Batch): Int =
     work match
       case entry: KeyedTask[?] => runEntry(entry, retiring)
       case lane: Lane          => drainLane(lane, retiring)

@@ -1,7 +1,8 @@
 package weft.resilience
 
 import scala.concurrent.duration.FiniteDuration
-import weft.{Async, Cancellation}
+import weft.Async
+import weft.internal.async.Cancellation
 
 /**
  * Limits how often an operation may start: at most so many permits per window of time.

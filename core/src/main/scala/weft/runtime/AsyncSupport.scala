@@ -1,6 +1,7 @@
 package weft.runtime
 
 import java.util.concurrent.{ScheduledFuture, ScheduledThreadPoolExecutor, ThreadFactory, TimeUnit}
+import weft.internal.runtime.TimerSlack
 
 /**
  * How weft starts the threads of futures and runs timers: every `Async` context carries one

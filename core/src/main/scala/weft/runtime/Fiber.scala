@@ -9,13 +9,13 @@ import java.util.concurrent.locks.LockSupport
  * runtime without `java.lang.Thread` (Scala Native, a continuation scheduler) can be added by
  * replacing this package only.
  */
-private[weft] opaque type Fiber = Thread
+opaque type Fiber = Thread
 
 /** Operations on [[Fiber]]s. */
-private[weft] object Fiber:
+object Fiber:
 
   /** The fiber of a JVM thread (runtime layer only). */
-  private[runtime] inline def ofThread(t: Thread): Fiber = t
+  inline def ofThread(t: Thread): Fiber = t
 
   /** The fiber running the caller. */
   inline def current: Fiber = Thread.currentThread()

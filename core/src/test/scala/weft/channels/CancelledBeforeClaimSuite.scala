@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.Success
 import weft.*
 import weft.testing.TimeTesting.awaitCondition
+import weft.internal.channels.{CellChannel, Cells}
 
 /**
  * A reader future cancelled while its body is on its way into `read()`, before it claims a cell,

@@ -6,6 +6,8 @@ import scala.util.{Success, Try}
 import weft.*
 import weft.runtime.AsyncSupport
 import weft.testing.TimeTesting.awaitCondition
+import weft.internal.async.BodyRunner
+import weft.internal.channels.{CellChannel, Cells, SendSource}
 
 /**
  * A blocking reader whose future is cancelled between a sender's check of that cancellation
@@ -35,7 +37,7 @@ class CancelledReaderSuite extends munit.FunSuite, weft.testing.Deadlined:
     def group: CompletionGroup = under.group
     def withGroup(g: CompletionGroup): Async = under.withGroup(g)
     def support: AsyncSupport = under.support
-    private[weft] def runnerOnCurrentFiber: Runner | Null = under.runnerOnCurrentFiber
+    private[weft] def runnerOnCurrentFiber: BodyRunner | Null = under.runnerOnCurrentFiber
     private[weft] def cancellationPending: Boolean =
       val pending = under.cancellationPending
       if !pending && (Thread.currentThread() ne reader) && armed.compareAndSet(true, false) then

@@ -3,6 +3,7 @@ package weft.channels
 import scala.util.{Failure, Success, Try}
 import weft.*
 import weft.testing.TimeTesting.awaitCondition
+import weft.internal.channels.CellChannel
 
 /**
  * Closing a channel with an error (`error(cause)`), for every kind: readers and senders fail

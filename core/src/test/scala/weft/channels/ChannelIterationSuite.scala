@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success}
 import weft.*
 import weft.testing.TimeTesting.awaitCondition
+import weft.internal.channels.CellChannel
 
 /**
  * Iterating over a channel (`foreach`, `for`, `drain`, `toList`, `iterator`): every value in

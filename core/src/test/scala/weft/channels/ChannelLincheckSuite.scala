@@ -5,8 +5,9 @@ import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Param, Validate}
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen
 import scala.jdk.CollectionConverters.*
 import scala.util.{Failure, Success, Try}
-import weft.{LincheckRuns, Selector, ~~>}
+import weft.{LincheckRuns, ~~>}
 import weft.testing.Stress
+import weft.internal.select.Selector
 
 /**
  * The non-blocking face of a channel, for Lincheck: `trySend`, `tryRead` and `close`, with

@@ -5,11 +5,12 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.{Success, Try}
 import weft.*
 import weft.testing.TimeTesting.awaitCondition
+import weft.internal.channels.{CellChannel, Cells}
 
 /**
  * A select's future cancelled while its case reading a rendezvous channel registers: the
  * registration holds the select's lock from before the cancel and claims a cell after it, where a
- * blocking sender started after the cancel has parked. The lock's check (`OwnedLock`) is behind
+ * blocking sender started after the cancel has parked. The lock's check (`WaiterLock`) is behind
  * it, so the registration must decline the sender itself: the value goes to the next reader, not
  * to the cancelled future, whose result the cancel has already set (ADR 0006).
  *

@@ -3,6 +3,7 @@ package weft.channels
 import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success, Try}
 import weft.*
+import weft.internal.channels.CellChannel
 
 /**
  * Select cases parked in rendezvous cells (`SelectCells`): close, losing cases, cancellation, a

@@ -1,6 +1,7 @@
 package weft.channels
 
 import weft.*
+import weft.internal.channels.{CellChannel, SpinPolicy}
 
 /** The adaptive spin of rendezvous waiters: it stops when spinning does not pay. */
 class SpinPolicySuite extends munit.FunSuite, weft.testing.Deadlined:

@@ -3,7 +3,8 @@ package weft.keyed
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
 import scala.jdk.CollectionConverters.*
 import scala.util.Try
-import weft.{Async, CoreFuture, Listener, UnobservedFailures}
+import weft.{Async, Listener, UnobservedFailures}
+import weft.internal.futures.CoreFuture
 
 /**
  * A task's own failure is never lost to a cancel that raced with its end: a `cancel()` that

@@ -12,6 +12,7 @@ import weft.testing.Storm
 import weft.testing.TimeTesting.awaitCondition
 import weft.testing.Storm.Outcome
 import weft.testing.Stress
+import weft.internal.futures.CoreFuture
 
 /**
  * Random cancels and timeouts around every blocking operation (ADR 0006): permits conserved,

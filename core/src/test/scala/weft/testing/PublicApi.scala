@@ -80,8 +80,10 @@ object PublicApi:
         if s.isClassDef && name.endsWith("$package") then
           // the top-level definitions of a source file
           for d <- s.declarations if listed(d, s) && kind(d) != "object-value" do
-            lines += s"$pkg top ${d.name}"
-            lines += s"$pkg ${kind(d)} ${d.name}"
+            lines += s"$pkg top ${plain(d.name)}"
+            lines += s"$pkg ${kind(d)} ${plain(d.name)}"
+            // an object beside a top-level opaque type lives in the file's wrapper
+            if d.isClassDef then members(s"$pkg.${plain(d.name)}", d)
         else if s.isClassDef && isPublic(s) then
           lines += s"$pkg top $name"
           lines += s"$pkg ${kind(s)} $name"

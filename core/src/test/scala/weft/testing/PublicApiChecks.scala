@@ -27,22 +27,50 @@ abstract class PublicApiChecks(module: String, anchor: Class[?]) extends munit.F
   override val munitTimeout: scala.concurrent.duration.Duration =
     scala.concurrent.duration.Duration(3, "min")
 
-  lazy val listing: Seq[String] = PublicApi.listing(PublicApi.classesDirOf(anchor))
+  private lazy val all: Seq[String] = PublicApi.listing(PublicApi.classesDirOf(anchor))
 
-  test(s"the public API of $module is the one in docs/api/$module.txt"):
-    val file = root.resolve(s"docs/api/$module.txt")
-    val text = listing.mkString("", "\n", "\n")
-    if sys.env.get("WEFT_API_WRITE").contains("1") then Files.writeString(file, text)
+  private def isInternal(line: String): Boolean =
+    line.takeWhile(_ != ' ').split('.').contains("internal")
+
+  /** The public API: every listed definition outside `weft.internal`. */
+  lazy val listing: Seq[String] = all.filterNot(isInternal)
+
+  /** The internal API: the public definitions under `weft.internal` (see `InternalApi`). */
+  lazy val internalListing: Seq[String] = all.filter(isInternal)
+
+  private lazy val boundaries =
+    ApiBoundaries.inspect(PublicApi.classesDirOf(anchor), anchor.getPackageName)
+
+  /** Compares `lines` with the recorded `file` (rewritten first under `WEFT_API_WRITE=1`). */
+  private def checkRecorded(file: Path, lines: Seq[String], what: String): Unit =
+    val text = lines.mkString("", "\n", "\n")
+    if sys.env.get("WEFT_API_WRITE").contains("1") then
+      if lines.nonEmpty then Files.writeString(file, text) else Files.deleteIfExists(file): Unit
     val recorded = if Files.exists(file) then Files.readString(file) else ""
     val expected = recorded.linesIterator.toSet
-    val actual = listing.toSet
+    val actual = lines.toSet
     val added = (actual -- expected).toSeq.sorted
     val removed = (expected -- actual).toSeq.sorted
     assert(
       added.isEmpty && removed.isEmpty,
-      s"public API changed; new: ${added.mkString("\n  ", "\n  ", "")}\nremoved: " +
+      s"$what changed; new: ${added.mkString("\n  ", "\n  ", "")}\nremoved: " +
         s"${removed.mkString("\n  ", "\n  ", "")}\n(run with WEFT_API_WRITE=1 to record it)"
     )
+
+  test(s"the public API of $module is the one in docs/api/$module.txt"):
+    checkRecorded(root.resolve(s"docs/api/$module.txt"), listing, "public API")
+
+  test(s"the internal API of $module is the one in docs/api/$module-internal.txt"):
+    checkRecorded(root.resolve(s"docs/api/$module-internal.txt"), internalListing, "internal API")
+
+  test(s"no public signature of $module names an internal type"):
+    assertEquals(boundaries.leaks, Nil)
+
+  test(s"what is public under weft.internal in $module is marked @InternalApi"):
+    assertEquals(boundaries.unmarked, Nil)
+
+  test(s"$module uses nothing private[weft] of core (only its public and internal API)"):
+    assertEquals(boundaries.privateUses, Nil)
 
   test(s"the README's API section lists the top-level names of $module"):
     val readme = Files.readAllLines(root.resolve("README.md")).asScala

@@ -4,6 +4,7 @@ import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, Count
 import java.util.concurrent.atomic.AtomicInteger
 import scala.jdk.CollectionConverters.*
 import weft.*
+import weft.internal.async.Cancellation
 
 /** `Resource.allocated` and `Resource.spawning`: ownership handed out, scopes as resources. */
 class ResourceAllocatedSuite extends munit.FunSuite, weft.testing.StressChecks,

@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentLinkedQueue
 import java.util.concurrent.atomic.AtomicInteger
 import org.jetbrains.kotlinx.lincheck.annotations.{Operation, Validate}
 import weft.*
+import weft.internal.select.Selector
 
 /**
  * Permits conserved through every way a permit can be offered and refused, for Lincheck: queued
@@ -20,7 +21,7 @@ abstract class LincheckSemaphoreWaiters(permits: Int, segmentShift: Int = 5):
   private val holders = AtomicInteger()
   @volatile private var overbooked = 0
 
-  /** A listener with its own lock, as `JvmAsync.Waiter`: it keeps what it is given. */
+  /** A listener with its own lock, as `AsyncContext.Waiter`: it keeps what it is given. */
   private final class Keeper extends NumberedLock, Listener[Semaphore.Guard]:
     val lock: ListenerLock | Null = this
     def complete(g: Semaphore.Guard, src: Source[Semaphore.Guard]): Unit =

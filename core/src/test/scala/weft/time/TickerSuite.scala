@@ -71,7 +71,7 @@ class TickerSuite extends munit.FunSuite, weft.testing.StressChecks:
   test("a period so long that 2 periods overflow: tick 2 is never asked for at once"):
     val now = java.util.concurrent.atomic.AtomicLong(0L)
     val scheduler = HandScheduler()
-    val period = weft.runtime.Delays.Longest // about 292 years
+    val period = weft.internal.runtime.Delays.Longest // about 292 years
     val ticker = new Ticker(period, scheduler, () => now.get)
     val (d1, tick1) = scheduler.only()
     assertEquals(d1, period.toMillis)

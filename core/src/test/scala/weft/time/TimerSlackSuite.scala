@@ -1,7 +1,8 @@
 package weft.time
 
 import java.util.concurrent.{CompletableFuture, TimeUnit}
-import weft.runtime.{AsyncSupport, TimerSlack}
+import weft.runtime.AsyncSupport
+import weft.internal.runtime.TimerSlack
 
 /**
  * The timer thread's slack: asked for on Linux when native access is enabled (the test JVMs run

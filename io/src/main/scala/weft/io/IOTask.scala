@@ -2,8 +2,8 @@ package weft.io
 
 import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success, Try}
-import weft.{Async, CoreFuture, Future}
-import weft.runtime.Fiber
+import weft.{Async, Future}
+import weft.internal.futures.FiberTask
 
 /**
  * The future of one blocking IO operation, run on its own virtual thread.
@@ -26,45 +26,27 @@ import weft.runtime.Fiber
  * the operation. A task cancelled after it produced a value hands the value to `discard`
  * (e.g. to close a connection nobody will receive).
  *
- * The task leaves its group from its own thread at the very end, so the group's
- * `waitCompletion` joins that thread: nothing outlives the scope. It marks itself finished
- * first, so linking it into a group after that adds nothing for the group to wait for.
+ * The task leaves its group from its own thread at the very end, so the scope's join waits for
+ * that thread: nothing outlives the scope ([[weft.internal.futures.FiberTask]], core's internal
+ * API, holds that part).
  */
 final private[io] class IOTask[T](
     owner: IOResource,
     body: () => T,
     discard: T => Unit
-) extends CoreFuture[T],
-      Runnable:
+) extends FiberTask[T]:
 
-  // Its thread once `run` has reached its very end (see `Cancellable.leaveFinished`).
-  @volatile private var finished: Fiber | Null = null
-
-  /** Its thread leaves the group at the end of `run`: the scope's join waits for it. */
-  override private[weft] def leavesByItself: Boolean = true
-
-  /**
-   * A task linked into a group after its end leaves that group at once, as nothing else would
-   * make it leave (`IOTaskMembershipSuite`, "linking a finished send ...").
-   */
-  override private[weft] def finishedFiber: Fiber | Null = finished
-
-  override private[weft] def markFinished(fiber: Fiber): Unit = finished = fiber
-
-  def run(): Unit =
-    val self = Fiber.current
-    if !isDone then
-      val result: Try[T] =
-        try Success(body())
-        catch case e: Throwable => Failure(owner.failure(e))
-      if !tryComplete(result) then
-        result match
-          case Success(v) => discard(v)
-          case _          => ()
-    leaveFinished(self)
+  protected def runBody(): Unit =
+    val result: Try[T] =
+      try Success(body())
+      catch case e: Throwable => Failure(owner.failure(e))
+    if !complete(result) then
+      result match
+        case Success(v) => discard(v)
+        case _          => ()
 
   override def cancel(): Unit =
-    if tryComplete(Failure(CancellationException(s"${owner.describe}: operation cancelled"))) then
+    if complete(Failure(CancellationException(s"${owner.describe}: operation cancelled"))) then
       owner.closeOnCancel()
 
 /** Starting [[IOTask]]s. */

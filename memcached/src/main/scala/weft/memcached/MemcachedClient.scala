@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.concurrent.duration.*
 import scala.util.Try
 import weft.{Async, CompletionGroup, Future, Resource}
+import weft.internal.async.GroupJoin
 
 /**
  * A memcached client in direct style: `client.get(key)` inside `Async` returns the result or
@@ -264,7 +265,7 @@ final class MemcachedClient private (
     if closed.compareAndSet(false, true) then
       nodes.foreach(_.stop(ClientClosed("the client is closed")))
       group.cancel()
-      group.waitCompletion()
+      GroupJoin.uninterruptibly(group)
       group.unlink()
 
   override def toString: String =

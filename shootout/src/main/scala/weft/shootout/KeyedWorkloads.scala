@@ -10,7 +10,7 @@ object KeyedWorkloads:
       "the differences are small. Like for like: pekkoActorsPerKey and catsApplyFConcurrentPerKey " +
       "(one bucket per key, as weft has one queue per key; the seed's CPU * 5 buckets make keys " +
       "wait for each other). weft asks Linux for a 1 µs timer slack on its timer thread " +
-      "(weft.runtime.TimerSlack), a facility no peer gets: weftDefaultSlack is weft with the " +
+      "(weft.internal.runtime.TimerSlack), a facility no peer gets: weftDefaultSlack is weft with the " +
       "system's slack, and the target is judged on it (the like for like; weft's own row is " +
       "shown). The sequentially-handoff workloads measure what an executor controls."
 

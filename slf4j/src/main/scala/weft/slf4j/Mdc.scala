@@ -1,8 +1,9 @@
 package weft.slf4j
 
 import org.slf4j.MDC
-import weft.{Async, ForkHook}
+import weft.Async
 import weft.runtime.{AsyncSupport, Fiber, Scheduler}
+import weft.internal.async.ForkHook
 
 /**
  * The MDC bridge: slf4j's mapped diagnostic context (MDC) carried into futures, so that a
