@@ -128,9 +128,13 @@ class AdrIdentifiersSuite extends munit.FunSuite:
 
   test("names: identifiers and dotted paths, not commands, flags, paths or numbers"):
     val text = "`Foo`, `Foo.bar`, `weft.runtime.Fiber`, `read()`, `Retry(0)`, `Seq[T]`, " +
-      "`./sbtw stress`, `-Xasync`, `docs/perf/core.md`, `64`, `c -> c + 1`, `f.result: Try[T]`"
+      "`./sbtw stress`, `-Xasync`, `docs/perf/core.md`, `64`, `c -> c + 1`, `f.result: Try[T]`, " +
+      "`Future { ... }`, `where(v) { body }`, `done ->\n   RETIRED`, `Bar`"
     val names = AdrNames.named("x.md", text).map(_.name)
-    assertEquals(names, Seq("Foo", "Foo.bar", "weft.runtime.Fiber", "read", "Retry", "Seq"))
+    assertEquals(
+      names,
+      Seq("Foo", "Foo.bar", "weft.runtime.Fiber", "read", "Retry", "Seq", "Future", "where", "Bar")
+    )
 
   test("the check reports a name the code lacks, and a dotted path split across files"):
     val files = Seq(Set("Foo", "bar"), Set("Baz", "qux"))

@@ -18,19 +18,23 @@ object AdrNames:
     /** The dotted path as written. */
     def name: String = path.mkString(".")
 
-  // An identifier or a dotted path, optionally followed by ONE argument or type list that ends
-  // the span: `Foo`, `Foo.bar`, `read()`, `Retry(0)`, `Async.await(src)`, `Foo[T]`. Anything else
-  // between backticks is not taken for a name: a command or an sbt setting (spaces), a flag
-  // (`-Xasync`), a path (`docs/perf/core.md`), a number, an expression (`c -> c + 1`).
+  // An identifier or a dotted path, optionally followed by ONE argument or type list, and by a
+  // block, that end the span: `Foo`, `Foo.bar`, `read()`, `Retry(0)`, `Async.await(src)`,
+  // `Foo[T]`, `Future { ... }`, `where(v) { body }`. Anything else between backticks is not taken
+  // for a name: a command or an sbt setting (spaces), a flag (`-Xasync`), a path
+  // (`docs/perf/core.md`), a number, an expression (`c -> c + 1`).
   private val Identifier =
-    """([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\(.*\)|\[.*\])?""".r
-  private val Backticked = "`([^`\n]+)`".r
+    """([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\(.*\)|\[.*\])?(?: ?\{.*\})?""".r
+  // A code span, which may wrap onto the next line (not across a blank line).
+  private val Backticked = "`([^`]+)`".r
   private val Word = "[A-Za-z_][A-Za-z0-9_]*".r
 
   /** The identifiers named in backticks in the text of the ADR `adr`, in order of appearance. */
   def named(adr: String, text: String): Seq[Named] =
-    Backticked.findAllMatchIn(text).map(_.group(1)).toSeq.collect:
-      case t @ Identifier(path) => Named(adr, t, path.split('.').toSeq)
+    Backticked.findAllMatchIn(text).map(_.group(1)).filterNot(_.contains("\n\n")).toSeq
+      .map(_.split("\\s+").mkString(" ").trim)
+      .collect:
+        case t @ Identifier(path) => Named(adr, t, path.split('.').toSeq)
 
   /** The repository's ADRs (`docs/adr/NNNN-*.md`), as `(file name, text)`, by number. */
   def adrs(root: Path): Seq[(String, String)] =
