@@ -10,8 +10,8 @@ object KeyedWorkloads:
     "Every contender waits for the busiest key's 1 ms sleeps, so all sit near that floor and " +
       "the differences are small. Like for like: pekkoActorsPerKey and catsApplyFConcurrentPerKey " +
       "(one bucket per key, as weft has one queue per key; the seed's CPU * 5 buckets make keys " +
-      "wait for each other). weft asks Linux for a 1 µs timer slack on its timer thread " +
-      "(weft.runtime.TimerSlack), a facility no peer gets: weftDefaultSlack is weft with the " +
+      "wait for each other). weft's timer thread runs with a 1 µs timer slack, which no peer " +
+      "gets (docs/perf/time.md, \"Timer slack\"): weftDefaultSlack is weft with the " +
       "system's slack, and the target is judged on it (the like for like; weft's own row is " +
       "shown). The sequentially-handoff workloads measure what an executor controls."
 
