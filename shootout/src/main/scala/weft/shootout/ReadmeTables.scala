@@ -5,7 +5,8 @@ import java.nio.file.{Files, Path}
 
 /**
  * The shootout README's tables, rendered from the registry so they cannot drift from it: the
- * workloads with their contenders, and what quick mode leaves out and why. In the README each
+ * workloads with their contenders, every contender with its library, and what quick mode leaves
+ * out and why. In the README each
  * table sits between a `<!-- generated: name -->` line and `<!-- end generated -->`;
  * `ReadmeSuite` fails when the README's text differs from the rendering, and
  * `./sbtw "shootout/runMain weft.shootout.ReadmeTables shootout/README.md"` rewrites it.
@@ -14,7 +15,11 @@ object ReadmeTables:
 
   /** The generated tables by name, in README order. */
   def tables(workloads: Seq[Workload] = Workloads.all): Seq[(String, String)] =
-    Seq("workloads" -> workloadTable(workloads), "quick" -> quickTable(workloads))
+    Seq(
+      "workloads" -> workloadTable(workloads),
+      "contenders" -> contenderTable(workloads),
+      "quick" -> quickTable(workloads)
+    )
 
   /** The line opening the generated table `name`. */
   def begin(name: String): String = s"<!-- generated: $name -->"
@@ -39,6 +44,20 @@ object ReadmeTables:
       }
       s"| `${w.id}` | ${cell(w.title)} | ${cell(w.seed)} | ${w.unit} | $threads | " +
         s"${contenders.mkString(", ")} |"
+    }).mkString("\n")
+
+  /** Every declared contender with its library and the workloads that measure it. */
+  def contenderTable(workloads: Seq[Workload]): String =
+    val head = Seq("| contender | library | workloads |", "|---|---|---|")
+    (head ++ Contender.values.toSeq.map { c =>
+      val (in, out) = workloads.partition(_.contenders.contains(c))
+      def names(ws: Seq[Workload]) = ws.map(w => s"`${w.id}`").mkString(", ")
+      // weft is in nearly every workload: name the exceptions instead
+      val where =
+        if in.isEmpty then "none (a diagnostic method of a bench class)"
+        else if in.size > out.size * 3 then s"every workload but ${names(out)}"
+        else names(in)
+      s"| `${c.id}` | ${c.library.name} | $where |"
     }).mkString("\n")
 
   /** What quick mode leaves out, a workload or some of its rows, and the registry's reason. */
