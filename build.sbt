@@ -172,6 +172,15 @@ lazy val shootout = (project in file("shootout"))
   .settings(
     name := "weft-shootout",
     publish / skip := true,
+    // ContendersSuite reflects on the JMH classes and ReadmeSuite reads the README: the forked
+    // tests get the two JMH modules' classpaths (in a loader of their own) and the README's path.
+    Test / javaOptions ++= Seq(
+      "-Dweft.shootout.classpath.bench=" + (bench / Compile / fullClasspath).value.files
+        .mkString(java.io.File.pathSeparator),
+      "-Dweft.shootout.classpath.benchScala2=" + (benchScala2 / Compile / fullClasspath).value
+        .files.mkString(java.io.File.pathSeparator),
+      "-Dweft.shootout.readme=" + (baseDirectory.value / "README.md").getAbsolutePath
+    ),
     libraryDependencies ++= Seq(
       "org.knowm.xchart" % "xchart" % Versions.xchart,
       "com.lihaoyi" %% "ujson" % Versions.ujson

@@ -73,7 +73,7 @@ class Compose3:
         y <- ce2.get
         z <- ce3.get
       yield x + y + z
-    sum.unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(sum)
 
   /**
    * ox, like weft: the blocking caller enters a `supervised` scope per op and joins the three

@@ -85,16 +85,16 @@ class FutureSpawnAwait:
     def loop(i: Int, acc: Long): IO[Long] =
       if i == N then IO.pure(acc)
       else IO(i.toLong).start.flatMap(_.joinWithNever).flatMap(v => loop(i + 1, acc + v))
-    loop(0, 0L).unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(loop(0, 0L))
 
   /** ZIO: `fork` then `join`, the whole loop in one `unsafe.run`. */
   @Benchmark
   def zio(): Long =
-    import _root_.zio.{Runtime, Unsafe, ZIO}
+    import _root_.zio.ZIO
     def loop(i: Int, acc: Long): ZIO[Any, Nothing, Long] =
       if i == N then ZIO.succeed(acc)
       else ZIO.succeed(i.toLong).fork.flatMap(_.join).flatMap(v => loop(i + 1, acc + v))
-    Unsafe.unsafe(implicit u => Runtime.default.unsafe.run(loop(0, 0L)).getOrThrowFiberFailure())
+    EffectRuntimes.runZio(loop(0, 0L))
 
   /** `scala.concurrent.Future` on the global execution context, awaited with `Await.result`. */
   @Benchmark

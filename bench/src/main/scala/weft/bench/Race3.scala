@@ -74,7 +74,7 @@ class Race3:
       IO.race(IO(i.toLong), IO.race(IO.never[Long], IO.never[Long])).map(_.fold(identity, _.merge))
     def loop(i: Int, acc: Long): IO[Long] =
       if i == N then IO.pure(acc) else one(i).flatMap(v => loop(i + 1, acc + v))
-    loop(0, 0L).unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(loop(0, 0L))
 
   /**
    * Three bare virtual threads; the winner sets an atomic flag the caller spins on, then the

@@ -1,6 +1,7 @@
 package weft.shootout
 
 import WorkloadSupport.{jmh, seed002Full, seed002Source}
+import Contender.*
 
 /** The channel workloads (seed 002; benchmarks in `weft.bench.channels`). */
 object ChannelWorkloads:
@@ -8,7 +9,7 @@ object ChannelWorkloads:
   /** What the seed's lock-based `SyncChannel` reached on its author's laptop, ops/s. */
   private val SeedSyncChannel: Double = 319371.0
 
-  /** Issue 3's absolute target for the one-sender, one-receiver workloads: 10x the seed's. */
+  /** The absolute target for the one-sender, one-receiver workloads: 10x the seed's. */
   val TenTimesSeed: Double = 10 * SeedSyncChannel
 
   private def channel(
@@ -17,7 +18,8 @@ object ChannelWorkloads:
       title: String,
       published: Seq[Published] = Nil,
       oneToOne: Boolean = true,
-      quick: Params = Params.quick
+      quick: Params = Params.quick,
+      contenders: Seq[Contender] = Seq(weft, jox, ox, juc)
   ) =
     Workload(
       id = id,
@@ -33,10 +35,11 @@ object ChannelWorkloads:
       higherIsBetter = true,
       threads = Seq(1),
       threadSetup = s"see weft.bench.channels.$cls",
+      contenders = contenders,
       published = published,
       publishedSource = if published.isEmpty then "" else seed002Source,
-      // issue 3: at least as fast as jox; one to one, also at least 10x the seed's SyncChannel
-      targets = Seq(Target.WithinFactorOf("jox", 1.0)) ++
+      // at least as fast as jox; one to one, also at least 10x the seed's SyncChannel
+      targets = Seq(Target.WithinFactorOf(jox, 1.0)) ++
         (if oneToOne then Seq(Target.AtLeast(TenTimesSeed)) else Nil)
     )
 
@@ -46,7 +49,7 @@ object ChannelWorkloads:
       "channel-sync",
       "ChannelSyncBench",
       "one sender, one receiver over a rendezvous channel",
-      Seq(Published("SyncChannel (Linux)", 1, SeedSyncChannel, "ops/s", Some("weft")))
+      Seq(Published("SyncChannel (Linux)", 1, SeedSyncChannel, "ops/s", Some(weft)))
     ),
     channel(
       "channel-buffered-16",
@@ -72,5 +75,11 @@ object ChannelWorkloads:
       "a value passed along a chain of 1000 channels",
       oneToOne = false
     ),
-    channel("select-2", "Select2Bench", "select over two channels", oneToOne = false)
+    channel(
+      "select-2",
+      "Select2Bench",
+      "select over two channels",
+      oneToOne = false,
+      contenders = Seq(weft, jox, ox)
+    )
   )

@@ -42,7 +42,7 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
       "harness" -> ujson.Str(job.runner.mainClass),
       "mode" -> ujson.Str(mode.toString.toLowerCase)
     ) ++ job.runner.metric.map(m => "metric" -> ujson.Str(m))
-    val names = (job.runner.contenders ++ scores.keys.toSeq.sorted).distinct
+    val names = (w.contenders.map(_.id) ++ scores.keys.toSeq.sorted).distinct
     names.map { c =>
       val base = Row(w.id, c, 1, None, None, w.unit, w.higherIsBetter, params)
       scores.get(c) match

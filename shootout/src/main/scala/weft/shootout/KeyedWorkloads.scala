@@ -1,6 +1,7 @@
 package weft.shootout
 
 import WorkloadSupport.{jmh}
+import Contender.*
 
 /** The keyed-executor workloads (seed 001; benchmarks in `weft.bench.keyed`). */
 object KeyedWorkloads:
@@ -9,20 +10,20 @@ object KeyedWorkloads:
     "Every contender waits for the busiest key's 1 ms sleeps, so all sit near that floor and " +
       "the differences are small. Like for like: pekkoActorsPerKey and catsApplyFConcurrentPerKey " +
       "(one bucket per key, as weft has one queue per key; the seed's CPU * 5 buckets make keys " +
-      "wait for each other). weft asks Linux for a 1 µs timer slack on its timer thread " +
-      "(weft.internal.runtime.TimerSlack), a facility no peer gets: weftDefaultSlack is weft with the " +
+      "wait for each other). weft's timer thread runs with a 1 µs timer slack, which no peer " +
+      "gets (docs/perf/time.md, \"Timer slack\"): weftDefaultSlack is weft with the " +
       "system's slack, and the target is judged on it (the like for like; weft's own row is " +
       "shown). The sequentially-handoff workloads measure what an executor controls."
 
   private val handoffHarness = "weft.bench.keyed.HandoffLatency"
 
   private val handoffContenders = Seq(
-    "weft",
-    "pekkoActors",
-    "pekkoActorsPerKey",
-    "catsApplyFConcurrent",
-    "catsApplyFConcurrentPerKey",
-    "futureChain"
+    weft,
+    pekkoActors,
+    pekkoActorsPerKey,
+    catsApplyFConcurrent,
+    catsApplyFConcurrentPerKey,
+    futureChain
   )
 
   /** The hand-off workloads: one harness run, one workload per metric. */
@@ -31,11 +32,11 @@ object KeyedWorkloads:
       Workload(
         id = s"sequentially-handoff-$metric",
         title = title,
-        seed = "issue 28 (what a keyed executor controls; seed 001's executors)",
+        seed = "seed 001's executors: what a keyed executor controls",
         // One harness run for the six metrics: as long as a quick run on an idle machine took
         // (shootout/README.md, "Quick mode, measured").
         runner =
-          Runner.External(Module.Bench, handoffHarness, handoffContenders, Some(metric), 70),
+          Runner.External(Module.Bench, handoffHarness, Some(metric), 70),
         unit = unit,
         higherIsBetter = higher,
         threads = Seq(1),
@@ -44,6 +45,7 @@ object KeyedWorkloads:
             "tasks over 100 keys, each batch submitted and awaited from the contender's own kind " +
             "of thread (weft: one Async.blocking on one virtual thread; Pekko, Future chain: one virtual thread; " +
             "cats-effect: one unsafeRunSync per batch); the mean of 6 one-second blocks (quick).",
+        contenders = handoffContenders,
         targets = targets,
         notes = "Per-key rows (PerKey) have one bucket per key, like weft; the others the " +
           "seed's CPU * 5 buckets. The interval is over the blocks' values."
@@ -71,7 +73,8 @@ object KeyedWorkloads:
         title: String,
         factor: Double,
         published: Seq[Published] = Nil,
-        forkExtra: Double = 0
+        forkExtra: Double = 0,
+        extra: Seq[Contender] = Nil
     ) = Workload(
       id = id,
       title = title,
@@ -89,15 +92,18 @@ object KeyedWorkloads:
         "1 JMH thread; each invocation hands off once to the contender's own kind of thread " +
           "(weft: Async.blocking on a virtual thread; Pekko and the Future chain: a virtual thread; cats-effect: one unsafeRunSync); " +
           "score = batches of 1000 tasks per second",
+      // weft's variants first, then the seed's contenders (and per-key peers where `extra` has them)
+      contenders = Seq(weft, weftRun) ++ extra ++
+        Seq(pekkoActors, catsApplyFSequenced, catsApplyFConcurrent, futureChain),
       published = published,
       publishedSource = if published.isEmpty then ""
       else
         "seed 001: OpenJDK 21.0.2, Akka and Cats Effect, 5x10 s warm-up and measurement, " +
           "other hardware; its ops/s are batches of 1000 per second"
       ,
-      targets = Seq(Target.AheadOfPeers(factor)), // issue 7: 1.5x on batch-1000, ahead elsewhere
-      // weft's `run` variant, informational: full runs only
-      notInQuickContenders = Set("weftRun")
+      targets = Seq(Target.AheadOfPeers(factor)), // 1.5x on batch-1000, ahead elsewhere
+      notInQuickContenders = Set(weftRun),
+      quickWhy = "weft's variants, informational; the judged weft row and every peer stay"
     )
     Seq(
       k(
@@ -106,8 +112,8 @@ object KeyedWorkloads:
         "1000 tasks with random keys and empty bodies, awaited",
         1.5,
         Seq(
-          Published("Cats applyF (F[T])", 1, 2058.68, "batches/s", Some("catsApplyFSequenced")),
-          Published("Akka (Future)", 1, 1434.05, "batches/s", Some("pekkoActors")),
+          Published("Cats applyF (F[T])", 1, 2058.68, "batches/s", Some(catsApplyFSequenced)),
+          Published("Akka (Future)", 1, 1434.05, "batches/s", Some(pekkoActors)),
           Published("Cats apply (Future)", 1, 1213.68, "batches/s", None)
         )
       ),
@@ -119,12 +125,17 @@ object KeyedWorkloads:
         "SequentiallyIo",
         "1000 tasks sleeping 1 ms over 100 keys",
         1.0,
-        forkExtra = 2.0
+        forkExtra = 2.0,
+        extra = Seq(
+          weftDefaultSlack,
+          weftThreadSleep,
+          pekkoActorsPerKey,
+          catsApplyFConcurrentPerKey
+        )
       )
         .copy(
           notes = ioNotes,
-          judgedAs = "weftDefaultSlack",
-          // weft's informational variants; the judged row and every peer stay in quick runs
-          notInQuickContenders = Set("weftRun", "weftThreadSleep")
+          judgedAs = weftDefaultSlack,
+          notInQuickContenders = Set(weftRun, weftThreadSleep)
         )
     ) ++ handoff

@@ -1,6 +1,7 @@
 package weft.shootout
 
 import WorkloadSupport.jmh
+import Contender.*
 
 /**
  * The memcached client workloads (seed 004; benchmarks in `weft.bench.memcached`): weft's
@@ -64,7 +65,10 @@ object MemcachedWorkloads:
    * The weft rows that are not peers (another shape of weft's client, or its classic protocol):
    * `--full` measures them, quick mode leaves them out.
    */
-  private val weftVariants = Set("weftInScope", "weftClassic")
+  private val weftVariants: Set[Contender] = Set(weftInScope, weftClassic)
+
+  private val weftVariantsWhy =
+    "weft in another shape and with its classic protocol: not peers, no target uses them"
 
   /**
    * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
@@ -80,17 +84,17 @@ object MemcachedWorkloads:
       setup: Double,
       figures: Seq[Double],
       fullOnlyThreads: Seq[Int],
-      xmem: String,
+      xmem: Seq[Contender],
       setupExtra: String,
       sourceExtra: String,
       notes: String
   ): Workload =
     val names = Seq(
-      "spymemcached ascii" -> Some("spyAscii"),
-      "spymemcached binary" -> Some("spyBinary"),
-      "xmemcached ascii" -> Some(s"xmemAscii$xmem"),
-      "xmemcached binary" -> Some(s"xmemBinary$xmem"),
-      "folsom ascii (serialising)" -> Some("folsomSerialAscii"),
+      "spymemcached ascii" -> Some(spyAscii),
+      "spymemcached binary" -> Some(spyBinary),
+      "xmemcached ascii" -> Some(xmem.head),
+      "xmemcached binary" -> Some(xmem.last),
+      "folsom ascii (serialising)" -> Some(folsomSerialAscii),
       "folsom binary (serialising)" -> None
     )
     Workload(
@@ -103,6 +107,8 @@ object MemcachedWorkloads:
       threads = Seq(32),
       fullOnlyThreads = fullOnlyThreads,
       threadSetup = threadSetup + setupExtra,
+      contenders = Seq(weft, weftInScope, weftClassic, spyAscii, spyBinary) ++ xmem ++
+        Seq(folsomAscii, folsomBinary, folsomSerialAscii),
       published = names.zip(figures).map { case ((label, ours), score) =>
         Published(label, 32, score, "ops/s", ours)
       },
@@ -110,6 +116,7 @@ object MemcachedWorkloads:
       targets = Seq(Target.AheadOfPeers(1.2)),
       requires = Seq(server),
       notInQuickContenders = weftVariants,
+      quickWhy = weftVariantsWhy,
       notes = s"${notes}Contenders: $contenders $fairness"
     )
 
@@ -122,7 +129,7 @@ object MemcachedWorkloads:
     setup = serverSetup,
     figures = Seq(40064, 40747, 44586, 42226, 30478, 28221),
     fullOnlyThreads = Seq(128),
-    xmem = "Unmerged",
+    xmem = Seq(xmemAsciiUnmerged, xmemBinaryUnmerged),
     setupExtra = " weft runs its four set-then-get pairs as four futures (each get waits for " +
       "its set); spymemcached and folsom send all eight requests at once.",
     sourceExtra = "",
@@ -141,7 +148,8 @@ object MemcachedWorkloads:
     setup = preloadSetup,
     figures = Seq(1816, 2521, 1800, 2066, 1863, 2145),
     fullOnlyThreads = Nil,
-    xmem = "",
+    // the merged rows (xmemcached's default) judged; the unmerged ones full-mode rows
+    xmem = Seq(xmemAscii, xmemBinary, xmemAsciiUnmerged, xmemBinaryUnmerged),
     setupExtra = "",
     sourceExtra = "; each op shuffled the 5000 keys",
     notes = "The seed shuffled all 5000 keys per op (tens of microseconds, more than a fast " +
@@ -149,16 +157,20 @@ object MemcachedWorkloads:
       "before measuring, so the shuffle is not measured. Quick runs measure xmemcached with " +
       "its default get merging only; its unmerged rows (slower, so never the best peer) are in " +
       "full runs. "
-  ).copy(notInQuickContenders = weftVariants ++ Set("xmemAsciiUnmerged", "xmemBinaryUnmerged"))
+  ).copy(
+    notInQuickContenders = weftVariants ++ Set(xmemAsciiUnmerged, xmemBinaryUnmerged),
+    quickWhy = weftVariantsWhy + "; xmemcached with its default get merging stays, unmerged " +
+      "is slower, so never the best peer the target compares with"
+  )
 
   private val openLoopContenders = Seq(
-    "weft",
-    "spyAscii",
-    "spyBinary",
-    "xmemAsciiUnmerged",
-    "xmemBinaryUnmerged",
-    "folsomAscii",
-    "folsomBinary"
+    weft,
+    spyAscii,
+    spyBinary,
+    xmemAsciiUnmerged,
+    xmemBinaryUnmerged,
+    folsomAscii,
+    folsomBinary
   )
 
   /**
@@ -169,11 +181,10 @@ object MemcachedWorkloads:
     id = s"memcached-openloop-$metric",
     title =
       s"get latency, $percentile, open loop at the highest offered load every client sustains",
-    seed = "issue 26 (beyond seed 004: latency from the intended send time)",
+    seed = "beyond seed 004: latency from the intended send time",
     runner = Runner.External(
       Module.Bench,
-      s"weft.bench.memcached.OpenLoop --contenders ${openLoopContenders.mkString(",")}",
-      openLoopContenders,
+      s"weft.bench.memcached.OpenLoop --contenders ${openLoopContenders.map(_.id).mkString(",")}",
       Some(metric),
       // Quick: 7 contenders, each a fresh JVM and server through a ladder of up to 6 loads
       // of 3 s after a 3 s warm-up (shootout/README.md, "Quick mode, measured").
@@ -189,6 +200,7 @@ object MemcachedWorkloads:
         "latency from the intended send time to the reply. Offered loads 2,000 to 80,000 " +
         "gets/s, 3 s each after a 3 s closed-loop warm-up (quick; full: 500 to 80,000 gets/s, " +
         "10 s each; smoke: 200 gets/s for 0.5 s).",
+    contenders = openLoopContenders,
     targets = targets,
     requires = Seq(server),
     notes = "Open loop: a request is due at start + i / rate whether or not earlier ones " +
@@ -229,9 +241,14 @@ object MemcachedWorkloads:
   ) = Workload(
     id = s"memcached-value-$id",
     title = s"set then get one key per thread, $label values",
-    seed = "issue 26 (beyond seed 004: value-size sweep)",
+    seed = "beyond seed 004: value-size sweep",
     runner = benchClass(cls, measured = 10, setup),
     notInQuick = !inQuick,
+    quickWhy = if inQuick then ""
+    else
+      "the value sweep has no target, and the 1000 KiB size is the longest of the memcached " +
+        "workloads (xmemcached's rows)"
+    ,
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(8),
@@ -239,6 +256,8 @@ object MemcachedWorkloads:
       "thread owns one key and one value of random letters; one op = set it, then get it " +
       "and compare the whole value (weft: one Async.blocking per op; spymemcached and folsom " +
       "send the set and the get at once; xmemcached blocks on each).",
+    contenders =
+      Seq(weft, spyAscii, spyBinary, xmemAscii, xmemBinary, folsomAscii, folsomBinary),
     requires = Seq(server),
     notes = s"Contenders: $sweepContenders$fairness"
   )
@@ -267,14 +286,15 @@ object MemcachedWorkloads:
   val cluster3: Workload = Workload(
     id = "memcached-cluster-3",
     title = "one multiget of 50 of 5000 keys spread over 3 servers with Ketama",
-    seed = "issue 26 (beyond seed 004: a 3-server Ketama cluster)",
+    seed = "beyond seed 004: a 3-server Ketama cluster",
     runner = benchClass("MemcachedCluster3Bench", measured = 10, preloadSetup),
-    // No target, and its multiget regime is memcached-multiget-50's: full runs only.
     notInQuick = true,
+    quickWhy = "no target; its multiget regime is memcached-multiget-50's",
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(32),
     threadSetup = threadSetup,
+    contenders = Seq(weft, spyAscii, spyBinary, xmemAscii, xmemBinary),
     requires = Seq(server),
     notes = "Three fresh servers per fork (the flags below). weft, spymemcached (KETAMA_HASH " +
       "consistent locator) and xmemcached (KetamaMemcachedSessionLocator, nginx-compatible " +

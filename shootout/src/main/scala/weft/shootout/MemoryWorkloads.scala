@@ -1,4 +1,5 @@
 package weft.shootout
+import Contender.*
 
 /** The memory workloads (seed 003; an external harness in `weft.bench.memory`). */
 object MemoryWorkloads:
@@ -13,23 +14,23 @@ object MemoryWorkloads:
       Module.Bench,
       if million then "weft.bench.memory.MemoryShootout --million"
       else "weft.bench.memory.MemoryShootout",
-      if million then Seq("weft", "virtual-thread")
-      else
-        Seq(
-          "weft",
-          "weft-tell",
-          "virtual-thread",
-          "scala-future",
-          "pekko-tell",
-          "cats-effect-fiber",
-          "zio-fiber",
-          "ox-fork"
-        )
-      ,
       // 8 contenders x 4 JVMs, 2 x 3 JVMs: as long as a quick run on an idle machine took
       // (shootout/README.md, "Quick mode, measured")
       seconds = if million then 40 else 95
     ),
+    contenders = if million then Seq(weft, memoryVirtualThread)
+    else
+      Seq(
+        weft,
+        weftTell,
+        memoryVirtualThread,
+        memoryScalaFuture,
+        pekkoTell,
+        catsEffectFiber,
+        zioFiber,
+        oxFork
+      )
+    ,
     unit = "bytes/op",
     higherIsBetter = false,
     threads = Seq(1),
@@ -42,16 +43,16 @@ object MemoryWorkloads:
     published = if million then Nil
     else
       Seq(
-        Published("Future (seed's histogram rows)", 1, 192.0, "bytes/op", Some("scala-future")),
-        Published("tell (seed's histogram rows)", 1, 48.0, "bytes/op", Some("pekko-tell"))
+        Published("Future (seed's histogram rows)", 1, 192.0, "bytes/op", Some(memoryScalaFuture)),
+        Published("tell (seed's histogram rows)", 1, 48.0, "bytes/op", Some(pekkoTell))
       )
     ,
     publishedSource = if million then ""
     else "seed 003: JDK 8, Akka, Scala 2.11, other hardware; only the rows of ~100k instances",
-    // The seed's 1.2x, then issue 25's 1.1x.
+    // The seed's 1.2x, then the tighter 1.1x set since.
     targets = Seq(
-      Target.WithinFactorOf("virtual-thread", 1.2),
-      Target.WithinFactorOf("virtual-thread", 1.1)
+      Target.WithinFactorOf(memoryVirtualThread, 1.2),
+      Target.WithinFactorOf(memoryVirtualThread, 1.1)
     ),
     notes = "pekko-tell and weft-tell queue the same message object (one 24-byte `Work`). " +
       "The score is the mean over the JVMs and the interval Student's t over them: the figure " +

@@ -25,7 +25,7 @@ object Overview:
 
     /** ` (weftDefaultSlack)` when a target is judged on a weft row other than `weft`. */
     def judgedOn: String =
-      if target.isDefined && workload.judgedAs != Workloads.Baseline then s" (${workload.judgedAs})"
+      if target.isDefined && workload.judgedAs != Contender.weft then s" (${workload.judgedAs.id})"
       else ""
 
   /** Every line, in report order. */
@@ -121,7 +121,7 @@ object Overview:
       ) ++ all.map { l =>
         val target = l.target.fold("(no target)")(t =>
           Targets.describe(t, l.workload.unit) +
-            (if l.judgedOn.isEmpty then "" else s", judged on `${l.workload.judgedAs}`")
+            (if l.judgedOn.isEmpty then "" else s", judged on `${l.workload.judgedAs.id}`")
         )
         val verdict = l.verdict.fold("")(v =>
           if v.outcome == Outcome.Met then v.label else s"**${v.label}**"

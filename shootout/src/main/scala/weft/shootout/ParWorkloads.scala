@@ -1,8 +1,9 @@
 package weft.shootout
 
 import WorkloadSupport.{jmh, seed002Full}
+import Contender.*
 
-/** The parallel-collection workloads (issue 27; benchmarks in `weft.bench.par`). */
+/** The parallel-collection workloads (benchmarks in `weft.bench.par`). */
 object ParWorkloads:
 
   /** The parallel-collection workloads, in report order. */
@@ -10,7 +11,7 @@ object ParWorkloads:
     Workload(
       id = "par-map-1000",
       title = "map 1000 small tasks, at most 8 at once, results in order",
-      seed = "issue 27 (no seed figure)",
+      seed = "weft's own (no seed figure)",
       runner = Runner.Jmh(
         Seq(jmh("^weft\\.bench\\.par\\.ParMap1000\\.")),
         Mode.Throughput,
@@ -22,6 +23,7 @@ object ParWorkloads:
       threadSetup = "weft.bench.par.ParMap1000: every contender called from the JMH thread as " +
         "its users write it; tasks on virtual threads (weft, ox) or on the effect runtime's " +
         "fibers (cats-effect, ZIO)",
+      contenders = Seq(weft, ox, catsEffect, zio),
       targets = Seq(Target.AheadOfPeers(1.0)),
       notes = "One op maps 1000 tasks of `Blackhole.consumeCPU(100)` each: weft `mapPar(8)`, " +
         "ox `mapPar(8)`, cats-effect `parTraverseN(8)`, ZIO `foreachPar` with " +

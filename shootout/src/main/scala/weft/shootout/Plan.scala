@@ -124,7 +124,7 @@ object Plan:
 
   /** Whether quick mode leaves out `benchmark` (a full name) of `w`. */
   private def notInQuick(w: Workload)(benchmark: String): Boolean =
-    w.notInQuickContenders(JmhJson.contenderOf(benchmark))
+    w.leavesOutOfQuick(JmhJson.contenderOf(benchmark))
 
   /** The jobs of one workload whose requirements are met, or why it is skipped. */
   private def jobsOf(

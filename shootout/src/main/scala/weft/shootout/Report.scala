@@ -91,7 +91,7 @@ object Report:
                         else Nil)
 
   private def table(w: Workload, rows: Seq[Row]): Seq[String] =
-    val published = w.published.flatMap(p => p.ours.map(o => (o, p.threads) -> p)).toMap
+    val published = w.published.flatMap(p => p.ours.map(o => (o.id, p.threads) -> p)).toMap
     // Figures measured beside the scores (the memcached server's CPU per op): one column each.
     val extras = rows.flatMap(_.extras.map(e => e.key -> e.label)).distinct
     Seq(
@@ -109,7 +109,7 @@ object Report:
       )
       val ratio = r.ratioToWeft.fold(if r.contender == Workloads.Baseline || r.failed then ""
       else "n/a")(Format.factor)
-      val name = if w.shownOnly.contains(r.contender) then s"${r.contender} (shown, not compared)"
+      val name = if w.isShownOnly(r.contender) then s"${r.contender} (shown, not compared)"
       else r.contender
       val extra = extras.map((k, _) =>
         r.extras.find(_.key == k).fold(" |")(e => s" ${Format.number(e.value)} |")
@@ -176,7 +176,7 @@ object Report:
         "|---|---:|---:|---|---|"
       ) ++
         w.published.map(p =>
-          s"| ${p.label} | ${p.threads} | ${Format.number(p.score)} | ${p.unit} | ${p.ours.getOrElse("")} |"
+          s"| ${p.label} | ${p.threads} | ${Format.number(p.score)} | ${p.unit} | ${p.ours.fold("")(_.id)} |"
         )
 
   /** The whole `REPORT.md`; `leftOut` is what quick mode left out (listed, never FAILED). */

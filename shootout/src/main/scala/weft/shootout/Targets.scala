@@ -53,7 +53,7 @@ object Targets:
   /** A target in words. */
   def describe(t: Target, unit: String): String = t match
     case Target.WithinFactorOf(ref, f) =>
-      s"weft costs at most ${Format.factor(f)} what `$ref` costs per op"
+      s"weft costs at most ${Format.factor(f)} what `${ref.id}` costs per op"
     case Target.AtLeast(score) => s"weft reaches at least ${Format.number(score)} $unit"
     case Target.AtMostOfBestPeer(f) =>
       s"weft's latency is at most ${Format.factor(f)} the best peer's ($unit)"
@@ -107,12 +107,12 @@ object Targets:
   /** The verdict of one target over the rows of one workload at one thread count. */
   def verdict(t: Target, w: Workload, here: Seq[Row]): Verdict =
     def row(c: String) = here.find(r => r.contender == c && r.score.isDefined)
-    row(w.judgedAs) match
-      case None => Verdict(Outcome.NotChecked, s"no ${w.judgedAs} result")
+    row(w.judgedAs.id) match
+      case None => Verdict(Outcome.NotChecked, s"no ${w.judgedAs.id} result")
       case Some(weft) =>
         val v = judge(t, w, here, weft, row)
-        if w.judgedAs == Workloads.Baseline then v
-        else v.copy(detail = s"judged on `${w.judgedAs}`, the like for like: ${v.detail}")
+        if w.judgedAs == Contender.weft then v
+        else v.copy(detail = s"judged on `${w.judgedAs.id}`, the like for like: ${v.detail}")
 
   /** The verdict of `t` for the row `weft` (the workload's `judgedAs`). */
   private def judge(
@@ -124,14 +124,14 @@ object Targets:
   ): Verdict =
     t match
       case Target.WithinFactorOf(ref, factor) =>
-        row(ref).flatMap(speedup(weft, _, w.higherIsBetter)) match
-          case None => Verdict(Outcome.NotChecked, s"no result for `$ref`")
+        row(ref.id).flatMap(speedup(weft, _, w.higherIsBetter)) match
+          case None => Verdict(Outcome.NotChecked, s"no result for `${ref.id}`")
           case Some(s) =>
-            val c = Comparison(ref, s, 1.0 / factor)
+            val c = Comparison(ref.id, s, 1.0 / factor)
             val cost = range(1 / s.point, 1 / s.high, 1 / s.low, s.pointOnly)
             Verdict(
               c.outcome,
-              s"weft costs $cost `$ref` (limit ${Format.factor(factor)})",
+              s"weft costs $cost `${ref.id}` (limit ${Format.factor(factor)})",
               Some(c)
             )
       case Target.AtLeast(min) =>
@@ -184,7 +184,7 @@ object Targets:
 
   /** A contender weft is compared with: not named `weft*`, not shown only. */
   def isPeer(w: Workload, contender: String): Boolean =
-    !contender.startsWith("weft") && !w.shownOnly.contains(contender)
+    !contender.startsWith("weft") && !w.isShownOnly(contender)
 
   /**
    * weft's speedup over the best peer ([[isPeer]]), at each thread count: the overview's figure

@@ -1,31 +1,44 @@
 package weft.shootout
 
 import WorkloadSupport.{jmh, seed002Full}
+import Contender.*
 
-/** The time workloads (issue 4; benchmarks in `weft.bench.time`). */
+/** The time workloads (timers, timeouts, semaphores; benchmarks in `weft.bench.time`). */
 object TimeWorkloads:
 
   /**
-   * The semaphore target, issue 25's: weft's fair semaphore does at least 0.8x the work of the
+   * The semaphore target: weft's fair semaphore does at least 0.8x the work of the
    * JDK's fair `Semaphore` on the same kind of thread, that is costs at most 1.25x per op.
    * `VerdictSuite` checks the notes say the same limit.
    */
-  val semaphoreTarget: Target = Target.WithinFactorOf("jdk", 1.25)
+  val semaphoreTarget: Target = Target.WithinFactorOf(jdk, 1.25)
 
   /** The time workloads, in report order. */
   val all: Seq[Workload] =
+    // `selectOnly`: the bench class has diagnostic methods beyond the contenders, so the JMH
+    // regex names the contenders' methods instead of taking the whole class.
     def t(
         id: String,
-        regex: String,
+        cls: String,
         title: String,
+        contenders: Seq[Contender],
         targets: Seq[Target] = Nil,
         notes: String = "",
-        shownOnly: Set[String] = Set.empty
+        shownOnly: Set[Contender] = Set.empty,
+        selectOnly: Boolean = false
     ) = Workload(
       id = id,
       title = title,
-      seed = "issue 4 (no seed figure)",
-      runner = Runner.Jmh(Seq(jmh(regex)), Mode.Throughput, full = seed002Full),
+      seed = "weft's own (no seed figure)",
+      runner = Runner.Jmh(
+        Seq(jmh(
+          s"^weft\\.bench\\.time\\.$cls\\." +
+            (if selectOnly then contenders.map(_.id).mkString("(", "|", ")$") else "")
+        )),
+        Mode.Throughput,
+        full = seed002Full
+      ),
+      contenders = contenders,
       unit = "ops/s",
       higherIsBetter = true,
       threads = Seq(1),
@@ -36,34 +49,38 @@ object TimeWorkloads:
     )
     val semaphoreNotes =
       "All semaphores fair. weft and the JDK's `Semaphore(n, true)` on virtual threads; " +
-        "cats-effect and ZIO as one effect on their runtimes. The target is issue 25's: at " +
+        "cats-effect and ZIO as one effect on their runtimes. The target: at " +
         "least 0.8x the JDK's fair semaphore's throughput, that is at most 1.25x its cost per op."
     Seq(
       t(
         "timeout-fast",
-        "^weft\\.bench\\.time\\.TimeoutFast\\.(weft|ox|catsEffect|zio|noTimeout)$",
+        "TimeoutFast",
         "withTimeout around a body that finishes at once",
-        shownOnly = Set("noTimeout")
-      ).copy(notInQuick = true), // no target: full runs only, to keep quick mode short
-
+        Seq(weft, ox, catsEffect, zio, noTimeout),
+        shownOnly = Set(noTimeout),
+        selectOnly = true
+      ).copy(notInQuick = true, quickWhy = "no target"),
       t(
         "semaphore-uncontended",
-        "^weft\\.bench\\.time\\.SemaphoreUncontended\\.",
+        "SemaphoreUncontended",
         "acquire and release a free permit",
+        Seq(weft, jdk, catsEffect, zio),
         Seq(semaphoreTarget),
         semaphoreNotes
       ),
       t(
         "semaphore-contended",
-        "^weft\\.bench\\.time\\.SemaphoreContended\\.",
+        "SemaphoreContended",
         "8 fibers, 2 permits",
+        Seq(weft, jdk, catsEffect, zio),
         Seq(semaphoreTarget),
         semaphoreNotes
       ),
       t(
         "timer-arm-cancel",
-        "^weft\\.bench\\.time\\.TimerArmCancel\\.",
+        "TimerArmCancel",
         "arm a timer and cancel it",
+        Seq(weft, jdkScheduledExecutor),
         notes =
           "Like for like: `jdkScheduledExecutor` is a one-thread `ScheduledThreadPoolExecutor` " +
             "with `setRemoveOnCancelPolicy(true)`, the policy weft's own scheduler sets. With the " +

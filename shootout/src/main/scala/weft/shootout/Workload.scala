@@ -99,8 +99,8 @@ enum Runner:
   /**
    * A non-JMH harness: `mainClass` in `module` runs as
    * `java -cp <module classpath> <mainClass> --out <file.json> --mode <quick|full|smoke>` and writes
-   * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. Its
-   * `contenders` are the names it promises, so a missing one is reported as FAILED.
+   * `[{"contender": name, "score": number, "error": number|null}]` in the workload's unit. The
+   * workload's `contenders` are the names it promises, so a missing one is reported as FAILED.
    *
    * A harness that measures several metrics in one run adds `"metric": name` to each object;
    * a workload then names its `metric`, and workloads sharing `mainClass` share one run.
@@ -110,7 +110,6 @@ enum Runner:
   case External(
       module: Module,
       mainClass: String,
-      contenders: Seq[String],
       metric: Option[String] = None,
       seconds: Double = 60
   )
@@ -128,13 +127,13 @@ final case class Published(
     threads: Int,
     score: Double,
     unit: String,
-    ours: Option[String]
+    ours: Option[Contender]
 )
 
 /** A performance goal for weft in a workload, checked at every thread count. */
 enum Target:
   /** weft costs at most `factor` times what contender `reference` costs (cost = time per op). */
-  case WithinFactorOf(reference: String, factor: Double)
+  case WithinFactorOf(reference: Contender, factor: Double)
 
   /** weft's score is at least `score` (for higher-is-better units). */
   case AtLeast(score: Double)
@@ -163,6 +162,10 @@ enum Target:
  * @param unit
  *   what the table, chart and `summary.json` say: `ops/s`, `ns/op`, `bytes/op`, or for a JMH
  *   workload whose operation is something else, its name (`batches/s`; see [[Mode.labels]])
+ * @param contenders
+ *   the workload's rows, declared in [[Contender]]: for a JMH workload exactly the
+ *   `@Benchmark` methods its parts select (`ContendersSuite` checks the bench classes), for a
+ *   harness the names it promises
  * @param threads
  *   JMH thread counts (`-t`); one JMH run each
  * @param threadSetup
@@ -188,6 +191,9 @@ enum Target:
  * @param notInQuickContenders
  *   contenders (benchmark methods) quick mode leaves out, even under `--only`; `--full` and
  *   `--smoke` measure them. Never the weft row a target judges, nor a target's reference.
+ * @param quickWhy
+ *   why quick mode leaves out what it does (`notInQuick`, `notInQuickContenders`): the shootout
+ *   README's table says it ([[ReadmeTables]])
  */
 final case class Workload(
     id: String,
@@ -198,17 +204,25 @@ final case class Workload(
     higherIsBetter: Boolean,
     threads: Seq[Int],
     threadSetup: String,
+    contenders: Seq[Contender] = Nil,
     published: Seq[Published] = Nil,
     publishedSource: String = "",
     targets: Seq[Target] = Nil,
     notes: String = "",
-    shownOnly: Set[String] = Set.empty,
+    shownOnly: Set[Contender] = Set.empty,
     requires: Seq[Requirement] = Nil,
     fullOnlyThreads: Seq[Int] = Nil,
-    judgedAs: String = "weft",
+    judgedAs: Contender = Contender.weft,
     notInQuick: Boolean = false,
-    notInQuickContenders: Set[String] = Set.empty
+    notInQuickContenders: Set[Contender] = Set.empty,
+    quickWhy: String = ""
 ):
+  /** Whether the row named `contender` is shown but never compared ([[shownOnly]]). */
+  def isShownOnly(contender: String): Boolean = shownOnly.exists(_.id == contender)
+
+  /** Whether quick mode leaves out the row named `contender` ([[notInQuickContenders]]). */
+  def leavesOutOfQuick(contender: String): Boolean = notInQuickContenders.exists(_.id == contender)
+
   /** The thread counts measured in `mode`. */
   def threadsIn(mode: RunMode): Seq[Int] =
     if mode == RunMode.Full then threads ++ fullOnlyThreads else threads

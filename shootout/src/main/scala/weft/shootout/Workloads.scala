@@ -1,6 +1,7 @@
 package weft.shootout
 
 import WorkloadSupport.*
+import Contender.*
 
 /**
  * The workload registry: adding a workload is one entry in `all`.
@@ -14,7 +15,7 @@ import WorkloadSupport.*
 object Workloads:
 
   /** The contender every ratio is computed against. */
-  val Baseline: String = "weft"
+  val Baseline: String = Contender.weft.id
 
   /** `future-spawn-await`: create a runnable future and await it (seed 002, Future). */
   val futureSpawnAwait: Workload = Workload(
@@ -30,28 +31,30 @@ object Workloads:
     higherIsBetter = true,
     threads = Seq(1),
     threadSetup = amortised + " 1000 spawn+await per invocation.",
+    contenders = Seq(weft, virtualThread, virtualThreadJoin, ox, catsEffect, zio, scalaFuture),
     published = Seq(
-      Published("Thread (Linux)", 1, 292647, "ops/s", Some("virtualThread")),
-      Published("Future (Linux)", 1, 86032, "ops/s", Some("weft")),
+      Published("Thread (Linux)", 1, 292647, "ops/s", Some(virtualThread)),
+      Published("Future (Linux)", 1, 86032, "ops/s", Some(weft)),
       Published("Thread (Windows)", 1, 108826, "ops/s", None),
       Published("Future (Windows)", 1, 26402, "ops/s", None)
     ),
     publishedSource = seed002Source,
-    // The seed's two targets, then issue 25's: at least ox and cats-effect, 0.9x ZIO.
+    // The seed's two targets, then the later ones: at least ox and cats-effect, 0.9x ZIO.
     targets = Seq(
-      Target.WithinFactorOf("ox", 1.5),
-      Target.WithinFactorOf("virtualThread", 2.0),
-      Target.WithinFactorOf("ox", 1.0),
-      Target.WithinFactorOf("catsEffect", 1.0),
-      Target.WithinFactorOf("zio", 1.0 / 0.9)
+      Target.WithinFactorOf(ox, 1.5),
+      Target.WithinFactorOf(virtualThread, 2.0),
+      Target.WithinFactorOf(ox, 1.0),
+      Target.WithinFactorOf(catsEffect, 1.0),
+      Target.WithinFactorOf(zio, 1.0 / 0.9)
     ),
-    shownOnly = Set("virtualThreadJoin"),
-    // the old floor, kept for comparison with earlier reports: full runs only
-    notInQuickContenders = Set("virtualThreadJoin"),
+    shownOnly = Set(virtualThreadJoin),
+    notInQuickContenders = Set(virtualThreadJoin),
+    quickWhy = "the older floor (termination plus a latch), kept for comparison with earlier " +
+      "reports",
     notes = "The seed's Future was 3.4x the cost of a bare virtual thread on Linux. The floor, " +
       "virtualThread, hands the value back through a volatile field and a park, waiting for the " +
       "result only, as weft's await does; virtualThreadJoin waits with Thread.join (termination " +
-      "too), the floor before issue 28. A weft future is a virtual thread and cannot beat that " +
+      "too), the earlier floor. A weft future is a virtual thread and cannot beat that " +
       "floor; a ZIO fork is a fiber queued on the running worker, not a thread, so the 0.9x-ZIO " +
       "target is met only where virtualThread's row is itself above 0.9x zio's."
   )
@@ -66,13 +69,14 @@ object Workloads:
     higherIsBetter = true,
     threads = Seq(1),
     threadSetup = amortised + " 100 races per invocation; every race starts 3 tasks and cancels 2.",
+    contenders = Seq(weft, awaitWinner, ox, catsEffect, spinLock),
     published = Seq(
-      Published("Async.race (Linux)", 1, 15.590, "ops/s", Some("weft")),
-      Published("Await the fastest only (Linux)", 1, 15.597, "ops/s", Some("awaitWinner")),
-      Published("Spin lock (Linux)", 1, 15.671, "ops/s", Some("spinLock"))
+      Published("Async.race (Linux)", 1, 15.590, "ops/s", Some(weft)),
+      Published("Await the fastest only (Linux)", 1, 15.597, "ops/s", Some(awaitWinner)),
+      Published("Spin lock (Linux)", 1, 15.671, "ops/s", Some(spinLock))
     ),
     publishedSource = seed002Source + "; its futures slept, so sleeps dominated (~64 ms per race)",
-    targets = Seq(Target.WithinFactorOf("awaitWinner", 1.25)),
+    targets = Seq(Target.WithinFactorOf(awaitWinner, 1.25)),
     notes =
       "awaitWinner starts the same three tasks but awaits the winner directly: the difference " +
         "is the cost of racing. spinLock: three virtual threads, the winner sets an AtomicBoolean the " +
@@ -106,51 +110,63 @@ object Workloads:
       "catsEffect runs each op with unsafeRunSync; ox enters a supervised scope per op (ox runs " +
       "its body in a fork, a new virtual thread) and joins Fork.successful forks there; oxNoScope " +
       "joins them on the caller without a scope.",
+    contenders = Seq(
+      weft,
+      weftOnVirtualThread,
+      weftInScope,
+      catsEffect,
+      ox,
+      oxNoScope,
+      futureSequence,
+      forComprehension,
+      asyncAwait
+    ),
     published = Seq(
       Published(
         "FutureBenchmark.futureSequenceResult",
         1,
         10805.773,
         "ns/op",
-        Some("futureSequence")
+        Some(futureSequence)
       ),
-      Published("FutureBenchmark.futureResult", 1, 6762.131, "ns/op", Some("forComprehension")),
-      Published("FutureBenchmark.asyncAwaitResult", 1, 1999.398, "ns/op", Some("asyncAwait")),
+      Published("FutureBenchmark.futureResult", 1, 6762.131, "ns/op", Some(forComprehension)),
+      Published("FutureBenchmark.asyncAwaitResult", 1, 1999.398, "ns/op", Some(asyncAwait)),
       Published(
         "FutureBenchmark.futureSequenceResult",
         3,
         8031.084,
         "ns/op",
-        Some("futureSequence")
+        Some(futureSequence)
       ),
-      Published("FutureBenchmark.futureResult", 3, 5784.833, "ns/op", Some("forComprehension")),
-      Published("FutureBenchmark.asyncAwaitResult", 3, 2301.868, "ns/op", Some("asyncAwait")),
+      Published("FutureBenchmark.futureResult", 3, 5784.833, "ns/op", Some(forComprehension)),
+      Published("FutureBenchmark.asyncAwaitResult", 3, 2301.868, "ns/op", Some(asyncAwait)),
       Published(
         "FutureBenchmark.futureSequenceResult",
         10,
         14961.678,
         "ns/op",
-        Some("futureSequence")
+        Some(futureSequence)
       ),
-      Published("FutureBenchmark.futureResult", 10, 12093.133, "ns/op", Some("forComprehension")),
-      Published("FutureBenchmark.asyncAwaitResult", 10, 11215.314, "ns/op", Some("asyncAwait")),
+      Published("FutureBenchmark.futureResult", 10, 12093.133, "ns/op", Some(forComprehension)),
+      Published("FutureBenchmark.asyncAwaitResult", 10, 11215.314, "ns/op", Some(asyncAwait)),
       Published(
         "FutureBenchmark.futureSequenceResult",
         20,
         32180.092,
         "ns/op",
-        Some("futureSequence")
+        Some(futureSequence)
       ),
-      Published("FutureBenchmark.futureResult", 20, 26390.358, "ns/op", Some("forComprehension")),
-      Published("FutureBenchmark.asyncAwaitResult", 20, 24401.617, "ns/op", Some("asyncAwait"))
+      Published("FutureBenchmark.futureResult", 20, 26390.358, "ns/op", Some(forComprehension)),
+      Published("FutureBenchmark.asyncAwaitResult", 20, 24401.617, "ns/op", Some(asyncAwait))
     ),
     publishedSource =
       "seed 000: Intel Xeon X5687 @ 3.60GHz x 4, 23.5 GiB, Ubuntu 14.04, Java 8u66, " +
         "JMH 1.11, Scala 2.11; -t 1: -wi 20 -i 20 -f 10; -t 3/10/20: -wi 20 -i 10 -f 3",
-    targets = Seq(Target.WithinFactorOf("asyncAwait", 1.0)),
-    shownOnly = Set("oxNoScope"),
-    // Informational rows, not like for like: 8 of the 32 benchmarks, about a minute of a quick run.
-    notInQuickContenders = Set("weftInScope", "oxNoScope"),
+    targets = Seq(Target.WithinFactorOf(asyncAwait, 1.0)),
+    shownOnly = Set(oxNoScope),
+    notInQuickContenders = Set(weftInScope, oxNoScope),
+    quickWhy = "informational (the awaits without a scope per op), not like for like; 8 of its " +
+      "32 benchmarks",
     notes = "Futures are created once per trial, already completed; every op awaits all three. " +
       "Like for like: each library's way for a blocking caller to combine three futures and get " +
       "the sum; weft and ox enter a scope per op. weft's lead comes from where its scope runs: " +
@@ -175,8 +191,9 @@ object Workloads:
     threadSetup =
       "JMH: 1 platform thread starts a sender and a receiver virtual thread per invocation " +
         "and joins them; they spin on a volatile flag for 100000 values (@OperationsPerInvocation).",
+    contenders = Seq(ideal),
     published = Seq(
-      Published("Ideal implementation (Linux)", 1, 8691652, "ops/s", Some("ideal")),
+      Published("Ideal implementation (Linux)", 1, 8691652, "ops/s", Some(ideal)),
       Published("Ideal implementation (Windows)", 1, 6859438, "ops/s", None)
     ),
     publishedSource = seed002Source,

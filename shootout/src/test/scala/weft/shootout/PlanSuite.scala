@@ -50,7 +50,7 @@ class PlanSuite extends munit.FunSuite:
       "memory-x",
       "t",
       "s",
-      Runner.External(Module.Bench, "no.such.Harness", Seq("weft")),
+      Runner.External(Module.Bench, "no.such.Harness"),
       "bytes/op",
       false,
       Seq(1),
@@ -66,7 +66,6 @@ class PlanSuite extends munit.FunSuite:
       new Runner.External(
         Module.Bench,
         "weft.bench.memory.MemoryShootout",
-        Seq("weft"),
         None,
         seconds
       )
@@ -74,7 +73,7 @@ class PlanSuite extends munit.FunSuite:
     assertEquals(Job.ExternalRun(w, h(105)).predictedSeconds, 105.0)
     assertEquals(Job.ExternalRun(w, h(60), shared = true).predictedSeconds, 0.0)
     // every harness of the registry states how long it takes, none relies on the default
-    val default = Runner.External(Module.Bench, "x", Nil).seconds
+    val default = Runner.External(Module.Bench, "x").seconds
     val harnesses = Workloads.all.map(_.runner).collect { case e: Runner.External => e }
     assert(harnesses.size >= 3 && harnesses.forall(_.seconds != default), harnesses)
 

@@ -106,7 +106,7 @@ class QuickModeSuite extends munit.FunSuite:
     val w = fullOnly.copy(
       id = "x-rows",
       notInQuick = false,
-      notInQuickContenders = Set("ox", "weft"),
+      notInQuickContenders = Set(Contender.ox, Contender.weft),
       runner = Runner.Jmh(
         Seq(JmhPart(Module.Bench, "^weft\\.bench\\.X\\."), JmhPart(Module.BenchScala2, "^y\\.")),
         Mode.Throughput,
@@ -153,27 +153,41 @@ class QuickModeSuite extends munit.FunSuite:
     val none = Report.render(Fixtures.quickRunInfo, Seq(Workloads.compose3), Nil, Nil, Nil)
     assert(!none.contains("left out"), none)
 
-  test("the registry's quick-mode choices (issue 28)"):
+  test("the registry's quick-mode choices"):
     val byId = Workloads.all.map(w => w.id -> w).toMap
     assertEquals(
       Workloads.all.filter(_.notInQuick).map(_.id),
       leftWhole
     )
-    assertEquals(byId("compose-3").notInQuickContenders, Set("weftInScope", "oxNoScope"))
-    assertEquals(byId("memcached-setget").notInQuickContenders, Set("weftInScope", "weftClassic"))
+    assertEquals(
+      byId("compose-3").notInQuickContenders,
+      Set(Contender.weftInScope, Contender.oxNoScope)
+    )
+    assertEquals(
+      byId("memcached-setget").notInQuickContenders,
+      Set(Contender.weftInScope, Contender.weftClassic)
+    )
     assertEquals(
       byId("memcached-multiget-50").notInQuickContenders,
-      Set("weftInScope", "weftClassic", "xmemAsciiUnmerged", "xmemBinaryUnmerged")
+      Set(
+        Contender.weftInScope,
+        Contender.weftClassic,
+        Contender.xmemAsciiUnmerged,
+        Contender.xmemBinaryUnmerged
+      )
     )
     for id <- Seq("sequentially-batch-1000", "sequentially-hot-keys") do
-      assertEquals(byId(id).notInQuickContenders, Set("weftRun"), id)
+      assertEquals(byId(id).notInQuickContenders, Set(Contender.weftRun), id)
     for id <- Seq("file-read-4b", "file-write-4b", "file-read-40mb", "file-write-40mb") do
-      assertEquals(byId(id).notInQuickContenders, Set("asyncChannel"), id)
-    assertEquals(byId("sequentially-io").notInQuickContenders, Set("weftRun", "weftThreadSleep"))
-    assertEquals(byId("future-spawn-await").notInQuickContenders, Set("virtualThreadJoin"))
+      assertEquals(byId(id).notInQuickContenders, Set(Contender.asyncChannel), id)
+    assertEquals(
+      byId("sequentially-io").notInQuickContenders,
+      Set(Contender.weftRun, Contender.weftThreadSleep)
+    )
+    assertEquals(byId("future-spawn-await").notInQuickContenders, Set(Contender.virtualThreadJoin))
 
   test("quick mode never leaves out a row a target needs"):
     for w <- Workloads.all; c <- w.notInQuickContenders do
       val references = w.targets.collect { case Target.WithinFactorOf(r, _) => r }
-      assert(c != Workloads.Baseline && c != w.judgedAs && !references.contains(c), (w.id, c))
+      assert(c != Contender.weft && c != w.judgedAs && !references.contains(c), (w.id, c))
     for w <- Workloads.all if w.notInQuick do assertEquals(w.targets, Nil, w.id)

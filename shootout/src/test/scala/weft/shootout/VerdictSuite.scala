@@ -44,7 +44,7 @@ class VerdictSuite extends munit.FunSuite:
     assertEquals(
       checks,
       Seq(
-        Target.WithinFactorOf("jox", 1.0) -> Outcome.Met,
+        Target.WithinFactorOf(Contender.jox, 1.0) -> Outcome.Met,
         Target.AtLeast(ChannelWorkloads.TenTimesSeed) -> Outcome.Met
       )
     )
@@ -75,7 +75,7 @@ class VerdictSuite extends munit.FunSuite:
     assertEquals(only(ahead, missed*).outcome, Outcome.Missed)
 
   test("a contender shown only is never weft's reference or best peer"):
-    val w = ahead.copy(shownOnly = Set("pekkoActors"))
+    val w = ahead.copy(shownOnly = Set(Contender.pekkoActors))
     val rows = Seq(
       row(w, "weft", 3000, 3200),
       row(w, "pekkoActors", 2900, 3100), // would miss the 1.5x goal if it were compared
@@ -122,7 +122,7 @@ class VerdictSuite extends munit.FunSuite:
     assertEquals(Interval.ofSamples(Nil), None)
 
   test("a workload's notes name the limits its targets check, not others"):
-    // The semaphore notes said "at most 2x" after the target became issue 25's 1.25x.
+    // The semaphore notes said "at most 2x" after the target became 1.25x.
     val said = """at most ([0-9.]+)x""".r
     for w <- Workloads.all do
       val factors = w.targets.collect { case Target.WithinFactorOf(_, f) => f }

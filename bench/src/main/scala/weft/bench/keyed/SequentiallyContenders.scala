@@ -12,7 +12,7 @@ import weft.{Async, Future, await}
 import weft.keyed.Sequentially
 
 /**
- * The keyed-executor workloads and their contenders (seed 001 and issue 7).
+ * The keyed-executor workloads and their contenders (seed 001, and the targets set for it since).
  *
  * A workload is `batches` batches of [[Batch]] tasks per JMH invocation, each batch awaited
  * before the next; the score is per batch (`@OperationsPerInvocation(batches)`). Keys come from a

@@ -13,8 +13,9 @@ import org.openjdk.jmh.annotations.*
  *
  * Like for like: `pekkoActorsPerKey` and `catsApplyFConcurrentPerKey` give the peers one bucket
  * per key (100), as weft has one queue per key; the seed's CPU * 5 buckets make keys wait for
- * each other. weft's timer thread asks Linux for a 1 µs timer slack (`weft.internal.runtime.TimerSlack`),
- * which no peer gets: `weftDefaultSlack` runs with the system's slack (`weft.timer.slackNanos=off`).
+ * each other. weft's timer thread runs with a 1 µs timer slack, which no peer gets
+ * (docs/perf/time.md, "Timer slack"): `weftDefaultSlack` runs with the system's
+ * (`weft.timer.slackNanos=off`).
  *
  * The score is batches per second, every batch awaited. See [[SequentiallyContenders]] for the
  * contenders and the threads they run on; `weft` is `submit` + await (the fair, concurrent

@@ -1,5 +1,7 @@
 package weft.bench.par
 
+import weft.bench.EffectRuntimes
+
 import java.util.concurrent.TimeUnit
 import org.openjdk.jmh.annotations.*
 import org.openjdk.jmh.infra.Blackhole
@@ -36,16 +38,14 @@ class ParMap1000:
   def catsEffect(): Vector[Int] =
     import cats.effect.IO
     import cats.effect.syntax.all.*
-    input
-      .parTraverseN(Parallelism)(x => IO(task(x)))
-      .unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(input.parTraverseN(Parallelism)(x => IO(task(x))))
 
   /** ZIO: `ZIO.foreachPar(xs)(x => ZIO.succeed(f(x))).withParallelism(8)`, run unsafely. */
   @Benchmark
   def zio(): Vector[Int] =
-    import _root_.zio.{Runtime, Unsafe, ZIO}
+    import _root_.zio.ZIO
     val program = ZIO.foreachPar(input)(x => ZIO.succeed(task(x))).withParallelism(Parallelism)
-    Unsafe.unsafe(implicit u => Runtime.default.unsafe.run(program).getOrThrowFiberFailure())
+    EffectRuntimes.runZio(program)
 
 /** The shape of the workload. */
 object ParMap1000:

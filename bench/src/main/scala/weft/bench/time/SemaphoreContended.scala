@@ -1,5 +1,7 @@
 package weft.bench.time
 
+import weft.bench.EffectRuntimes
+
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
 import org.openjdk.jmh.annotations.*
@@ -61,17 +63,17 @@ class SemaphoreContended:
         if i == PerFiber then IO.unit
         else s.permit.surround(IO(counter.incrementAndGet())) >> loop(i + 1)
       loop(0).parReplicateA_(Fibers)
-    program.unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(program)
     counter.get
 
   /** ZIO: `Fibers` fibers (`foreachParDiscard`) share a ZIO `Semaphore` of 2. */
   @Benchmark
   def zio(): Long =
-    import _root_.zio.{Runtime, Semaphore as ZSemaphore, Unsafe, ZIO}
+    import _root_.zio.{Semaphore as ZSemaphore, ZIO}
     val program = ZSemaphore.make(2).flatMap: s =>
       ZIO.foreachParDiscard(1 to Fibers): _ =>
         ZIO.foreachDiscard(0 until PerFiber)(_ =>
           s.withPermit(ZIO.succeed(counter.incrementAndGet()))
         )
-    Unsafe.unsafe(implicit u => Runtime.default.unsafe.run(program).getOrThrowFiberFailure())
+    EffectRuntimes.runZio(program)
     counter.get

@@ -1,5 +1,7 @@
 package weft.bench.time
 
+import weft.bench.EffectRuntimes
+
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicLong
 import org.openjdk.jmh.annotations.*
@@ -55,14 +57,14 @@ class SemaphoreUncontended:
         if i == N then IO.unit
         else s.permit.surround(IO(counter.incrementAndGet())) >> loop(i + 1)
       loop(0)
-    program.unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(program)
     counter.get
 
   /** ZIO `Semaphore`, `withPermit`. */
   @Benchmark
   def zio(): Long =
-    import _root_.zio.{Runtime, Semaphore as ZSemaphore, Unsafe, ZIO}
+    import _root_.zio.{Semaphore as ZSemaphore, ZIO}
     val program = ZSemaphore.make(1).flatMap: s =>
       ZIO.foreachDiscard(0 until N)(_ => s.withPermit(ZIO.succeed(counter.incrementAndGet())))
-    Unsafe.unsafe(implicit u => Runtime.default.unsafe.run(program).getOrThrowFiberFailure())
+    EffectRuntimes.runZio(program)
     counter.get

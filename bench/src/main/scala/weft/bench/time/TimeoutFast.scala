@@ -1,5 +1,7 @@
 package weft.bench.time
 
+import weft.bench.EffectRuntimes
+
 import java.util.concurrent.TimeUnit
 import scala.concurrent.duration.*
 import org.openjdk.jmh.annotations.*
@@ -50,16 +52,16 @@ class TimeoutFast:
     def loop(i: Int, acc: Long): IO[Long] =
       if i == N then IO.pure(acc)
       else IO(i.toLong).timeout(Limit).flatMap(v => loop(i + 1, acc + v))
-    loop(0, 0L).unsafeRunSync()(using cats.effect.unsafe.implicits.global)
+    EffectRuntimes.runCats(loop(0, 0L))
 
   /** ZIO: `ZIO.succeed(i).timeout(10.seconds)`, N in sequence as one effect. */
   @Benchmark
   def zio(): Long =
-    import _root_.zio.{Runtime, Unsafe, ZIO, durationInt}
+    import _root_.zio.{ZIO, durationInt}
     val program = ZIO.foldLeft(0 until N)(0L)((acc, i) =>
       ZIO.succeed(i.toLong).timeout(10.seconds).map(v => acc + v.getOrElse(0L))
     )
-    Unsafe.unsafe(implicit u => Runtime.default.unsafe.run(program).getOrThrowFiberFailure())
+    EffectRuntimes.runZio(program)
 
   /**
    * weft without the limit: the body as a future in a nested group, awaited directly. The part
