@@ -41,7 +41,11 @@ class AdrIdentifiersSuite extends munit.FunSuite:
     "awaitScopeBody" -> "0016",
     "spinUntilExited" -> "0016",
     "PlatformSpinNanos" -> "0016",
-    "MaxPlatformSpinners" -> "0016"
+    "MaxPlatformSpinners" -> "0016",
+    "JvmAsync" -> "0024",
+    "OwnedLock" -> "0024",
+    "CoreFutures" -> "0024",
+    "SemaphoreSegment" -> "0024"
   )
 
   private lazy val root = GuideExamples.root
