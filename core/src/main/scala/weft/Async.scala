@@ -79,7 +79,7 @@ trait Async:
 
   /**
    * A platform thread's wait: a short spin first while few platform threads wait (see
-   * [[runtime.PlatformSpin]]; `RootSpawnAwait` in bench measures it), then the park.
+   * [[weft.internal.runtime.PlatformSpin]]; `RootSpawnAwait` in bench measures it), then the park.
    */
   private def awaitOnPlatform[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
     if !w.isDone then

@@ -65,9 +65,17 @@ object Future:
   def alt[T](futures: Future[T]*): Future[T] =
     FutureCombinators.firstSuccess(futures, cancelLosers = false)
 
-  /** As [[alt]], and cancels the others once one succeeds. `f1.altC(f2)` is the same for two. */
-  def altC[T](futures: Future[T]*): Future[T] =
+  /**
+   * As [[alt]], and cancels the others once one succeeds. `f1.altCancelling(f2)` is the same
+   * for two.
+   * @throws IllegalArgumentException
+   *   if `futures` is empty
+   */
+  def altCancelling[T](futures: Future[T]*): Future[T] =
     FutureCombinators.firstSuccess(futures, cancelLosers = true)
+
+  /** [[altCancelling]] by the name the original specification gives it (`C` for cancelling). */
+  def altC[T](futures: Future[T]*): Future[T] = altCancelling(futures*)
 
   /** Collects futures in completion order: see [[weft.Collector]] (as gears' `Collector`). */
   type Collector[T] = weft.Collector[T]

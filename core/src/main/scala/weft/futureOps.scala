@@ -29,7 +29,10 @@ extension [T](f1: Future[T])
   def alt(f2: Future[T]): Future[T] = Future.alt(f1, f2)
 
   /** As [[alt]], and cancels the other future once one succeeds. */
-  def altC(f2: Future[T]): Future[T] = Future.altC(f1, f2)
+  def altCancelling(f2: Future[T]): Future[T] = Future.altCancelling(f1, f2)
+
+  /** [[altCancelling]] by the name the original specification gives it (`C` for cancelling). */
+  def altC(f2: Future[T]): Future[T] = Future.altCancelling(f1, f2)
 
   /**
    * A future of `f(value)`; `f` runs on the completing thread, so it must be quick. A failure

@@ -25,7 +25,7 @@ import weft.internal.futures.{CoreFuture, RunnableFuture}
  * winner's value is returned either way.
  *
  * To race futures that are already running, use `futures.awaitFirstWithCancel` (or
- * `Future.altC`), which neither owns nor joins them.
+ * `Future.altCancelling`), which neither owns nor joins them.
  *
  * {{{
  * val page = raceSuccess(fetchFrom(mirror1), fetchFrom(mirror2)) // the first good answer

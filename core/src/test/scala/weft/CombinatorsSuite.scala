@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.util.{Failure, Success}
 import weft.internal.futures.CoreFuture
 
-/** `zip`, `*:`, `alt`, `altC`, `Future.alt`, `awaitAll`, `awaitFirst` (seed 002 semantics). */
+/** `zip`, `*:`, `alt`, `altCancelling` (and `altC`), `Future.alt`, `awaitAll`, `awaitFirst` (seed 002 semantics). */
 class CombinatorsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   val boom = IllegalStateException("boom")
@@ -41,18 +41,27 @@ class CombinatorsSuite extends munit.FunSuite, weft.testing.Deadlined:
       val f = Future.alt(Future[Int](throw boom), Future { Thread.sleep(50); 1 }, Future(2))
       assertEquals(f.value, 2)
 
-  test("altC cancels the losers once one succeeds"):
+  test("altCancelling cancels the losers once one succeeds"):
     Async.blocking:
       val slow = Future { Thread.sleep(60_000); 1 }
       val fast = Future(2)
-      assertEquals(fast.altC(slow).value, 2)
+      assertEquals(fast.altCancelling(slow).value, 2)
       assert(slow.result match
         case Failure(_: CancellationException) => true; case _ => false
       )
 
-  test("altC with all failing acts like alt"):
+  test("altC and Future.altC, the specification's names, cancel the losers too"):
     Async.blocking:
-      val f = Future[Int](throw IllegalArgumentException("a")).altC(Future[Int] {
+      val slow = Future { Thread.sleep(60_000); 1 }
+      assertEquals(Future(2).altC(slow).value, 2)
+      assert(slow.result.failed.toOption.exists(_.isInstanceOf[CancellationException]))
+      val slow2 = Future { Thread.sleep(60_000); 1 }
+      assertEquals(Future.altC(slow2, Future(3)).value, 3)
+      assert(slow2.result.failed.toOption.exists(_.isInstanceOf[CancellationException]))
+
+  test("altCancelling with all failing acts like alt"):
+    Async.blocking:
+      val f = Future[Int](throw IllegalArgumentException("a")).altCancelling(Future[Int] {
         Thread.sleep(20); throw boom
       })
       assertEquals(f.result, Failure(boom))

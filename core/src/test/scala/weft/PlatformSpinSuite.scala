@@ -6,7 +6,7 @@ import weft.testing.StressChecks
 
 /**
  * A platform thread's await spins briefly before it parks, while few platform threads wait
- * ([[runtime.PlatformSpin]]): values arrive whether the spin or the park saw them, and every
+ * ([[weft.internal.runtime.PlatformSpin]]): values arrive whether the spin or the park saw them, and every
  * await leaves the count of waiting platform threads as it found it, whichever way it ends.
  */
 class PlatformSpinSuite extends munit.FunSuite, StressChecks:

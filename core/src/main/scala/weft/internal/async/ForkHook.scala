@@ -6,7 +6,7 @@ import weft.internal.InternalApi
 
 /**
  * The hook of context bridges (the MDC bridge of `weft-slf4j`): a context whose fibers are
- * started by another [[AsyncSupport]], typically one that wraps each fiber's body.
+ * started by another [[weft.runtime.AsyncSupport]], typically one that wraps each fiber's body.
  *
  * A runnable future gives its body a context with its parent's support, so a support set here
  * is used by every future started under the returned context and by the futures those start.

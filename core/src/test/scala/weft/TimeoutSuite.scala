@@ -1,4 +1,4 @@
-package weft.time
+package weft
 
 import java.util.concurrent.{CancellationException, TimeoutException}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}

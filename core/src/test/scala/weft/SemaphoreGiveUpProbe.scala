@@ -1,10 +1,10 @@
-package weft.time
+package weft
 
 import weft.*
 
 /**
  * A measurement, not a test: what waiters giving up on a held semaphore cost. Run with
- * `core/Test/runMain weft.time.SemaphoreGiveUpProbe`; it uses the public API only, so the same
+ * `core/Test/runMain weft.SemaphoreGiveUpProbe`; it uses the public API only, so the same
  * probe runs against any version. Everything runs inside one `Async.blocking` entered on a
  * virtual thread. Prints:
  *   - the cancel-and-join of 40,000 fibers awaiting `acquiring` (each drops its listener), and of

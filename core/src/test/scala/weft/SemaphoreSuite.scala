@@ -1,4 +1,4 @@
-package weft.time
+package weft
 
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicInteger

@@ -1,4 +1,4 @@
-package weft.time
+package weft
 
 import java.util.concurrent.{CompletableFuture, TimeUnit}
 import weft.runtime.AsyncSupport
