@@ -73,8 +73,7 @@ trait Async:
     w.value
 
   /** Parks until `w` is completed; an interrupt gives up the await unless absorbed. */
-  // Not inline: see `Semaphore.take` (`LayersSuite`, "no class refers to a package as an object").
-  private def parkUntilDone[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
+  private inline def parkUntilDone[T](src: Source[T], w: AsyncContext.Waiter[T]): Unit =
     while !w.isDone do if Parking.parkOnce(w)(using this) then interrupted(src, w)
 
   /**

@@ -121,10 +121,7 @@ final class Semaphore(val permits: Int):
     override def toString: String = s"${Semaphore.this}.acquiring"
 
   /** Takes a permit, waiting in the queue if none is free (one atomic decrement when one is). */
-  // Not inline: an inline body naming `Cancellation`, an object of another package, gets an
-  // accessor that Scala 3.3 emits as a read of the package itself (`LayersSuite`, "no class
-  // refers to a package as an object").
-  private def take(what: String)(using Async): Unit =
+  private inline def take(inline what: String)(using Async): Unit =
     Cancellation.check(what)
     if (COUNT.getAndAdd(this, -1L): Long) <= 0L then queue.await()
 

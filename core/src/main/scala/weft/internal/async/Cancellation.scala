@@ -2,9 +2,11 @@ package weft
 package internal.async
 
 import java.util.concurrent.CancellationException
+import weft.internal.InternalApi
 
 /** Checks of the current scope's cancellation, for loops that must stop between steps. */
-private[weft] object Cancellation:
+@InternalApi
+object Cancellation:
 
   /** Whether the scope (or future) that `async` belongs to has been cancelled. */
   def pending(using async: Async): Boolean = async.cancellationPending

@@ -3,6 +3,7 @@ package internal.async
 
 import java.util.concurrent.CancellationException
 import weft.runtime.Fiber
+import weft.internal.InternalApi
 
 /**
  * The one park of every weft wait: an await, a select, a channel's parked reader or sender, a
@@ -17,7 +18,8 @@ import weft.runtime.Fiber
  * `RootUninterruptibleSuite` re-checks it for reads, sends and acquires, on platform and virtual
  * callers; `CallerScopeSuite` for awaits.
  */
-private[weft] object Parking:
+@InternalApi
+object Parking:
 
   /**
    * Parks the current fiber once (until unparked, interrupted, or spuriously): `true` if it was

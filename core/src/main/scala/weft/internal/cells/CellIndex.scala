@@ -2,6 +2,7 @@ package weft
 package internal.cells
 
 import java.util.concurrent.atomic.AtomicReference
+import weft.internal.InternalApi
 
 /**
  * Addressing the infinite array of cells of a [[CellSegment]] list: cell `i` is cell
@@ -9,7 +10,8 @@ import java.util.concurrent.atomic.AtomicReference
  * queues built on it (a channel's, with a fixed shift, and a semaphore's, whose shift tests
  * lower) find segments through hints that only move forward ([[moveForward]]).
  */
-private[weft] object CellIndex:
+@InternalApi
+object CellIndex:
 
   /** The id of the segment of cell `i`. */
   inline def segmentId(i: Long, inline shift: Int): Long = i >>> shift

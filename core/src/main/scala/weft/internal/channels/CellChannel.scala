@@ -378,18 +378,14 @@ private[weft] object CellChannel:
   inline def isClosed(s: Long): Boolean = (s & ClosedBit) != 0
   inline def count(s: Long): Long = s & ~ClosedBit
 
-  // Plain methods, not inline ones: an inline body naming `CellIndex`, an object of another
-  // package, gets an accessor that Scala 3.3 emits as a read of the package itself (`LayersSuite`,
-  // "no class refers to a package as an object"). The JIT inlines them.
-
   /** The index of cell `i` in its segment. */
-  def index(i: Long): Int = CellIndex.index(i, Cells.SegmentShift)
+  inline def index(i: Long): Int = CellIndex.index(i, Cells.SegmentShift)
 
   /** The id of the segment of cell `i`. */
-  def segmentId(i: Long): Long = CellIndex.segmentId(i, Cells.SegmentShift)
+  inline def segmentId(i: Long): Long = CellIndex.segmentId(i, Cells.SegmentShift)
 
   /** Moves a segment hint forward to `seg` (hints never move back). */
-  def moveForward(hint: AtomicReference[CellSegment], seg: CellSegment): Unit =
+  inline def moveForward(hint: AtomicReference[CellSegment], seg: CellSegment): Unit =
     CellIndex.moveForward(hint, seg): Unit
 
   /** Where S and R sit in a channel's `counts` array: a cache line apart (see `CacheLine`). */
