@@ -144,7 +144,7 @@ class ChannelLincheckSuite extends munit.FunSuite:
   test("LincheckUnbounded: model checking, three operations per thread".tag(Stress.tag)):
     // A deeper search on the cheapest kind: with 2 operations per thread the search missed a
     // `tryRead` that answered "empty" while a `trySend` still stored into the head cell and a
-    // later `trySend` had returned; 150 x 20 with 3 operations found it (session 3).
+    // later `trySend` had returned; 150 x 20 with 3 operations found it.
     modelCheck(classOf[LincheckUnbounded], iterations = 100, actorsPerThread = 3)
 
   test("LincheckBufferedError: model checking, three operations per thread".tag(Stress.tag)):

@@ -43,7 +43,7 @@ class ChannelStressSuite extends munit.FunSuite, StressChecks:
       assertEquals(received.asScala.toVector.sorted, (0 until 4 * perProducer).toVector)
 
     // This scenario hung a few times in CI before the changes of a4d42b9 (root cause not
-    // identified; see the issue 3 note). Since then it passed about 3,700 times in long-lived
+    // identified). Since then it passed about 3,700 times in long-lived
     // JVMs and in fresh ones; `withinDeadline` turns a hang into a failure with the threads'
     // stacks rather than a stuck CI.
     test(s"$name: cancellation and selects, every delivered value received exactly once"):

@@ -48,10 +48,7 @@ object ApiBoundaries:
     def inspect(using Quotes)(tastys: List[Tasty[quotes.type]]): Unit =
       import quotes.reflect.*
 
-      def isPublic(s: Symbol): Boolean =
-        !s.flags.is(Flags.Private) && !s.flags.is(Flags.Protected) &&
-          !s.flags.is(Flags.Synthetic) && !s.flags.is(Flags.Artifact) &&
-          s.privateWithin.isEmpty && s.protectedWithin.isEmpty
+      def isPublic(s: Symbol): Boolean = PublicApi.isPublic(s)
 
       // Qualified visibility: private[weft], protected[weft] (and narrower qualifiers).
       def isQualified(s: Symbol): Boolean =

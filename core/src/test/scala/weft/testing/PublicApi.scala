@@ -35,16 +35,23 @@ object PublicApi:
   def topLevel(listing: Seq[String]): Seq[String] =
     listing.collect { case s"$owner top $name" => s"$owner.$name" }.distinct.sorted
 
+  /**
+   * Whether users can name `s` by Scala's rules: not private or protected (qualified or not), and
+   * not made by the compiler.
+   */
+  def isPublic(using q: Quotes)(s: q.reflect.Symbol): Boolean =
+    import q.reflect.*
+    !s.flags.is(Flags.Private) && !s.flags.is(Flags.Protected) &&
+    !s.flags.is(Flags.Synthetic) && !s.flags.is(Flags.Artifact) &&
+    s.privateWithin.isEmpty && s.protectedWithin.isEmpty
+
   private class Collector extends Inspector:
     val lines = mutable.SortedSet[String]()
 
     def inspect(using Quotes)(tastys: List[Tasty[quotes.type]]): Unit =
       import quotes.reflect.*
 
-      def isPublic(s: Symbol): Boolean =
-        !s.flags.is(Flags.Private) && !s.flags.is(Flags.Protected) &&
-          !s.flags.is(Flags.Synthetic) && !s.flags.is(Flags.Artifact) &&
-          s.privateWithin.isEmpty && s.protectedWithin.isEmpty
+      def isPublic(s: Symbol): Boolean = PublicApi.isPublic(s)
 
       def kind(s: Symbol): String =
         if s.isClassDef then
