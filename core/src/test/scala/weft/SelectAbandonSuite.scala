@@ -1,7 +1,7 @@
 package weft
 
-import java.util.concurrent.ConcurrentLinkedQueue
-import java.util.concurrent.atomic.AtomicInteger
+import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue}
+import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
 import scala.util.{Random, Success}
 import weft.channels.{BufferedChannel, UnboundedChannel}
 import weft.testing.{ControlledSource, InvariantChecks}
@@ -26,6 +26,28 @@ class SelectAbandonSuite extends munit.FunSuite, InvariantChecks:
     val k = src.registered.peek()
     assertEquals(src.listeners.size, 0, "the abandoned select left its listener registered")
     assert(!k.completeNow(42, src), "a source completed a case of a select whose caller left")
+
+  test("a select abandoned because its scope was cancelled raises a cancellation"):
+    // Not an `InterruptedException`: the select's caller must see why it was stopped, as an
+    // await does, so that code catching cancellations (and the scope's bookkeeping) treats it
+    // as one.
+    val src = ControlledSource[Int]()
+    val raised = AtomicReference[Throwable]()
+    holdsWithin(10, "a cancelled select raises"):
+      Async.blocking:
+        Async.group:
+          val f = Future:
+            try Async.select(src ~~> identity)
+            catch
+              case e: Throwable =>
+                raised.set(e)
+                throw e
+          src.entered.await()
+          f.cancel()
+    assert(
+      raised.get.isInstanceOf[CancellationException],
+      s"the abandoned select raised ${raised.get}"
+    )
 
   test("a select won during registration leaves no listener on the cases registered after"):
     val p = Promise[Int]()

@@ -54,6 +54,43 @@ class SemaphoreGiveUpSuite extends munit.FunSuite, weft.testing.StressChecks:
         assertEquals(waiter.await, "served")
       assertEquals((s.available, s.waiting), (1, 0))
 
+  test("waiters served one after another leave a bounded number of segments"):
+    // No give-ups here: what bounds the segments kept is the hints moving forward with the
+    // claims they serve, so that the segments behind both can be collected.
+    val s = Semaphore(1)
+    var held = s.tryAcquire().get
+    for i <- 1 to 1000 do
+      val k = Keeper()
+      s.acquiring.onComplete(k)
+      held.close() // serves `k` at once
+      held = k.got match
+        case null => fail(s"waiter $i was not served by the release")
+        case g    => g
+    assert(s.queuedSegments <= 2, s"${s.queuedSegments} segments kept for 1000 waiters served")
+    held.close()
+    assertEquals((s.available, s.waiting), (1, 0))
+
+  test("neighbouring segments given up at the same time are both unlinked"):
+    // Two threads drop the waiters of alternate two-cell segments in step, so that a segment
+    // and its predecessor often become dead together: each unlink must link around the other.
+    withinDeadline(60, "semaphore-neighbours-given-up"):
+      val s = Semaphore(1).withSegmentShift(1)
+      val g = s.tryAcquire().get
+      for _ <- 1 to 200 do
+        val ks = Vector.fill(64)(Keeper())
+        ks.foreach(s.acquiring.onComplete)
+        val start = java.util.concurrent.CyclicBarrier(2)
+        val droppers = (0 to 1).map: side =>
+          Thread.ofPlatform().daemon(true).start: () =>
+            start.await()
+            for seg <- side until 32 by 2; k <- Seq(ks(2 * seg), ks(2 * seg + 1)) do
+              s.acquiring.dropListener(k)
+        droppers.foreach(t => weft.testing.Waits.join(t, "a dropper"))
+        assertEquals(s.waiting, 0)
+      assert(s.queuedSegments <= 3, s"${s.queuedSegments} segments kept after the give-ups")
+      g.close()
+      assertEquals((s.available, s.waiting), (1, 0))
+
   test("blocking acquirers cancelled on a held semaphore leave a bounded number of segments"):
     withinDeadline(30, "semaphore-cancelled-acquirers"):
       val s = Semaphore(1)

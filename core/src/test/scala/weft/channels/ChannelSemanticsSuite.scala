@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import scala.util.{Failure, Success}
 import weft.*
 import weft.testing.Waits
+import weft.testing.TimeTesting.awaitCondition
 
 /** Seed 002, "Channel Semantics", sentence by sentence, for every channel kind. */
 class ChannelSemanticsSuite extends munit.FunSuite, weft.testing.Deadlined:
@@ -174,6 +175,21 @@ class ChannelSemanticsSuite extends munit.FunSuite, weft.testing.Deadlined:
     assert(!ch.trySend(2))
     assertEquals(ch.tryRead(), Some(Success(1)))
     assertEquals(ch.tryRead(), None)
+
+  test("SyncChannel: trySend skips the cell a cancelled reader left for the reader behind"):
+    // The cancelled reader breaks its cell, and S still points at it: the send's poll must
+    // claim past the broken cell to the next reader's, not look at the same cell forever.
+    val ch = SyncChannel[Int]()
+    val cells = ch.asInstanceOf[weft.internal.channels.CellChannel[Int]]
+    Async.blocking:
+      Async.group:
+        val gone = Future(ch.read())
+        awaitCondition("the first reader claimed its cell")(cells.receivers == 1)
+        gone.cancel()
+      val reader = Future(ch.read())
+      awaitCondition("the second reader claimed its cell")(cells.receivers == 2)
+      awaitCondition("trySend reached the waiting reader")(ch.trySend(7))
+      assertEquals(Waits.within(reader, "the reader behind the broken cell"), Success(7))
 
   test("null values are carried"):
     val ch = BufferedChannel[String](2)
