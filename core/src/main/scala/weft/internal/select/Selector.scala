@@ -22,7 +22,7 @@ import weft.internal.cells.CellSegment
  *   1. '''register''': otherwise each source gets its case's listener through `onComplete`, in
  *      order, until one completes it. After each registration the selector checks whether it has
  *      been completed meanwhile and, if so, drops that listener itself.
- *   1. The caller parks until completed (see `AsyncContext.awaitSelect`).
+ *   1. The caller parks until completed (see [[SelectWait]]).
  * The completing source holds the lock while it calls `complete`, which records the winner,
  * retires the lock (every later `acquire` fails, so the other sources keep their values), wakes
  * the caller and drops the listeners from the sources registered so far. Registering (the
