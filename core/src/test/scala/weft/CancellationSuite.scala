@@ -185,6 +185,32 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
         assert(isCancelled(parent.result))
       assert(blockDone.get, "the child's uninterruptible block was cut short")
 
+  test(
+    "uninterruptible through a by-name helper given a nested scope's context defers the child's " +
+      "cancellation, not the scope's"
+  ):
+    // The same, with the context of an `Async.group` (a scope's context, not a future's own):
+    // the by-name block must still find the child running it, through the scope's members.
+    def spawn(body: => Unit)(using Async): Future[Unit] = Future(body)
+    withinDeadline(20, "uninterruptible-by-name-group"):
+      val inBlock = CountDownLatch(1)
+      val blockDone = AtomicBoolean(false)
+      Async.blocking:
+        val parent = Future:
+          Async.group:
+            val child = spawn(uninterruptible {
+              inBlock.countDown()
+              Thread.sleep(100)
+              blockDone.set(true)
+            })
+            inBlock.await()
+            child.cancel() // deferred: the block finishes
+            sleep(60_000) // the scope, and the future around it, must stay interruptible
+        inBlock.await()
+        parent.cancel()
+        assert(isCancelled(parent.result))
+      assert(blockDone.get, "the child's uninterruptible block was cut short")
+
   test("a future cancelled before its fiber starts never runs its body, even uninterruptible"):
     // The documented rule: uninterruptible defers a cancellation that arrives while the body
     // runs; it cannot undo one that came before the body started.
