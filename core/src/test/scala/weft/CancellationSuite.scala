@@ -162,42 +162,19 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
     assert(isCancelled(p.future.poll().get))
     assert(g.isCancelled)
 
-  test(
-    "uninterruptible through a by-name helper defers the child's cancellation, not the parent's"
-  ):
-    // `uninterruptible(...)` is written with the parent's context and evaluated on the child.
+  /**
+   * `uninterruptible(...)` written with the context that `around` gives the parent's body, and
+   * evaluated on a child by a by-name helper: the child's cancellation is deferred until the
+   * block ends, and the parent stays interruptible.
+   */
+  private def byNameDefersTheChild(name: String)(around: (Async ?=> Unit) => Async ?=> Unit) =
     def spawn(body: => Unit)(using Async): Future[Unit] = Future(body)
-    withinDeadline(20, "uninterruptible-by-name"):
+    withinDeadline(20, name):
       val inBlock = CountDownLatch(1)
       val blockDone = AtomicBoolean(false)
       Async.blocking:
         val parent = Future:
-          val child = spawn(uninterruptible {
-            inBlock.countDown()
-            Thread.sleep(100)
-            blockDone.set(true)
-          })
-          inBlock.await()
-          child.cancel() // deferred: the block finishes
-          sleep(60_000) // the parent must stay interruptible
-        inBlock.await()
-        parent.cancel()
-        assert(isCancelled(parent.result))
-      assert(blockDone.get, "the child's uninterruptible block was cut short")
-
-  test(
-    "uninterruptible through a by-name helper given a nested scope's context defers the child's " +
-      "cancellation, not the scope's"
-  ):
-    // The same, with the context of an `Async.group` (a scope's context, not a future's own):
-    // the by-name block must still find the child running it, through the scope's members.
-    def spawn(body: => Unit)(using Async): Future[Unit] = Future(body)
-    withinDeadline(20, "uninterruptible-by-name-group"):
-      val inBlock = CountDownLatch(1)
-      val blockDone = AtomicBoolean(false)
-      Async.blocking:
-        val parent = Future:
-          Async.group:
+          around:
             val child = spawn(uninterruptible {
               inBlock.countDown()
               Thread.sleep(100)
@@ -205,11 +182,25 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
             })
             inBlock.await()
             child.cancel() // deferred: the block finishes
-            sleep(60_000) // the scope, and the future around it, must stay interruptible
+            sleep(60_000) // the parent (and a scope in it) must stay interruptible
         inBlock.await()
         parent.cancel()
         assert(isCancelled(parent.result))
       assert(blockDone.get, "the child's uninterruptible block was cut short")
+
+  test(
+    "uninterruptible through a by-name helper defers the child's cancellation, not the parent's"
+  ):
+    // The parent's own context (a runnable future's).
+    byNameDefersTheChild("uninterruptible-by-name")(body => body)
+
+  test(
+    "uninterruptible through a by-name helper given a nested scope's context defers the child's " +
+      "cancellation, not the scope's"
+  ):
+    // A scope's context (an `Async.group`'s): the by-name block must still find the child
+    // running it, through the scope's members.
+    byNameDefersTheChild("uninterruptible-by-name-group")(body => Async.group(body))
 
   test("a future cancelled before its fiber starts never runs its body, even uninterruptible"):
     // The documented rule: uninterruptible defers a cancellation that arrives while the body
