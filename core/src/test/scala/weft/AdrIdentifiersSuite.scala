@@ -43,6 +43,7 @@ class AdrIdentifiersSuite extends munit.FunSuite:
     "PlatformSpinNanos" -> "0016",
     "MaxPlatformSpinners" -> "0016",
     "JvmAsync" -> "0024",
+    "awaitSelect" -> "0024",
     "OwnedLock" -> "0024",
     "CoreFutures" -> "0024",
     "SemaphoreSegment" -> "0024"
