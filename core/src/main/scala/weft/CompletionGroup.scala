@@ -278,7 +278,8 @@ class CompletionGroup extends Cancellable:
    * supervised scope's group attaches it to the scope's failure instead. Called by the future
    * before it leaves.
    */
-  private[weft] def failedAfterCancel(e: Throwable): Unit = UnobservedFailures.report(e)
+  private[weft] def failedAfterCancel(e: Throwable): Unit =
+    UnobservedFailures.report(e, UnobservedFailures.AfterCancel)
 
   /** The failures held for the check at the join: for tests. */
   private[weft] def heldFailures: Int =

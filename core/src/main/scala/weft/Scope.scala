@@ -19,11 +19,12 @@ import weft.internal.scopes.SupervisorGroup
  *   Future:
  *     while true do
  *       val conn = accept()
- *       scope.fork(handle(conn)) // a member of the supervised scope, not of this loop
+ *       scope.forkReported(handle(conn)) // a member of the scope, not of this loop
  * }}}
  *
  * In a supervised scope a forked future is supervised (its failure fails the scope) unless
- * started with [[forkUnsupervised]].
+ * started with [[forkUnsupervised]]. A handler whose failure should be logged while the server
+ * goes on is started with [[forkReported]].
  */
 final class Scope private (async: Async):
 
@@ -41,6 +42,15 @@ final class Scope private (async: Async):
    */
   def forkUnsupervised[T](body: Async ?=> T): Future[T] =
     if isCancelled then ended else weft.forkUnsupervised(body)(using async)
+
+  /**
+   * As [[fork]], fire-and-forget: the future has no result to read, and its failure is reported
+   * to [[UnobservedFailures]] when it happens, without failing the scope (see
+   * [[weft.forkReported]]): the way to start a server's per-connection handlers. Once the scope
+   * has ended (or is being cancelled), it starts nothing.
+   */
+  def forkReported(body: Async ?=> Unit): Cancellable =
+    if isCancelled then ended[Unit] else weft.forkReported(body)(using async)
 
   /** Whether the scope has ended or is being cancelled: [[fork]] then starts nothing. */
   def isCancelled: Boolean = async.group.isCancelled

@@ -61,7 +61,10 @@ def supervised[T](body: Async ?=> T)(using outer: Async): T =
 /**
  * Starts `body` on a new virtual thread as a future whose failure stays in it, even in a
  * [[supervised]] scope: it is cancelled and joined with the scope, but its failure does not fail
- * the scope. Outside a supervised scope it is the same as `Future { body }`.
+ * the scope. Outside a supervised scope it is the same as `Future { body }`. Its failure is held
+ * for whoever awaits the future and, if nobody has by the scope's end, reported then: for a
+ * handler nobody awaits (a server's per-connection handler), use [[forkReported]], whose
+ * failure is reported when it happens.
  *
  * {{{
  * supervised:

@@ -56,7 +56,11 @@ class LayersSuite extends munit.FunSuite:
     ),
     // the object `Async` (its class `Async$`): the entry points, which start and join futures;
     // beside it the other scopes: supervised ones and scope handles
-    Layer("scopes", Set("weft.internal.scopes"), Set("Async$", "supervised", "Scope")),
+    Layer(
+      "scopes",
+      Set("weft.internal.scopes"),
+      Set("Async$", "supervised", "forkReported", "Scope")
+    ),
     // parallel collections and races of bodies: futures in a nested scope
     Layer("parallel", Set.empty, Set("par", "Par", "raceSuccess", "AllFailedException")),
     Layer(

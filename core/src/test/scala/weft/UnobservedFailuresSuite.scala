@@ -7,8 +7,8 @@ import weft.internal.futures.CoreFuture
 
 /**
  * The unobserved-failure hook: a scope reports, at its end, the failures of its futures that
- * nobody awaited, polled or listened to, to the configured handler (by default the thread's
- * uncaught-exception handler), each once; cancellations never.
+ * nobody awaited, polled or listened to, to the configured handler (by default
+ * one line and the stack trace on standard error), each once; cancellations never.
  */
 class UnobservedFailuresSuite extends munit.FunSuite, weft.testing.Deadlined,
       weft.testing.FailureChecks:
@@ -72,23 +72,39 @@ class UnobservedFailuresSuite extends munit.FunSuite, weft.testing.Deadlined,
       assertEquals(outcome.failed.toOption, Some(boom))
     assertEquals(reports, Nil)
 
-  test("the default handler is the uncaught-exception handler of the thread ending the scope"):
+  test("by default a failure found at the scope's end is one line and its stack trace"):
     val got = ConcurrentLinkedQueue[Throwable]()
     val boom = IllegalStateException("default")
-    val t = Thread.ofVirtual().unstarted: () =>
-      Async.blocking:
-        settled(Future(throw boom))
-    t.setUncaughtExceptionHandler((_, e) => got.add(e): Unit)
-    t.start()
-    t.join(20_000)
-    assertEquals(got.asScala.toList, List(boom))
+    val captured = java.io.ByteArrayOutputStream()
+    val before = System.err
+    System.setErr(java.io.PrintStream(captured, true, "UTF-8"))
+    try
+      UnobservedFailures.resetHandler()
+      val t = Thread.ofVirtual().unstarted: () =>
+        Async.blocking:
+          settled(Future(throw boom))
+      t.setUncaughtExceptionHandler((_, e) => got.add(e): Unit)
+      t.start()
+      t.join(20_000)
+    finally System.setErr(before)
+    val lines = captured.toString("UTF-8").linesIterator.toList
+    assert(
+      lines.headOption.exists(
+        _.matches(
+          """weft: a future failed and nobody awaited it before its scope ended \[virtual thread #\d+\]"""
+        )
+      ),
+      lines.take(3).mkString("\n")
+    )
+    assertEquals(lines.lift(1), Some("java.lang.IllegalStateException: default"))
+    assertEquals(got.asScala.toList, Nil) // not the thread's uncaught-exception handler
 
   test("a handler that throws is reported to the thread's handler, the scope still ends"):
     val got = ConcurrentLinkedQueue[Throwable]()
     val faulty = IllegalStateException("handler bug")
     val t = Thread.ofVirtual().unstarted: () =>
       UnobservedFailures.withHandler(_ => throw faulty):
-        UnobservedFailures.report(IllegalStateException("x"))
+        UnobservedFailures.report(IllegalStateException("x"), "a test report")
     t.setUncaughtExceptionHandler((_, e) => got.add(e): Unit)
     t.start()
     t.join(20_000)

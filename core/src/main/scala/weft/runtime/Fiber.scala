@@ -63,6 +63,16 @@ object Fiber:
   /** How long [[spinPause]] parks once spinning and yielding did not suffice: 20 µs. */
   inline val SpinParkNanos = 20000L
 
+  /**
+   * The calling fiber as a log line names it: `thread "main"`, or `virtual thread #42` for an
+   * unnamed (virtual) thread.
+   */
+  def currentName: String =
+    val t = Thread.currentThread()
+    val kind = if t.isVirtual then "virtual thread" else "thread"
+    val name = t.getName
+    if name.isEmpty then s"$kind #${t.threadId}" else s"$kind \"$name\""
+
   /** Hands `e` to the current thread's uncaught-exception handler, without unwinding. */
   def reportUncaught(e: Throwable): Unit =
     val t = Thread.currentThread()

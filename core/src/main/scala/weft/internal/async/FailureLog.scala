@@ -53,7 +53,7 @@ private[weft] final class FailureLog(limit: Int, slack: Int):
     var n = HEAD.getAndSet(this, null).asInstanceOf[Node | Null]
     while n != null do
       val e = n.future.unobservedFailure
-      if e != null then UnobservedFailures.report(e)
+      if e != null then UnobservedFailures.report(e, UnobservedFailures.AtScopeEnd)
       n = n.next
 
   /** Pushes the chain `first`..`last` (owned by the caller) onto the stack. */
@@ -85,7 +85,7 @@ private[weft] final class FailureLog(limit: Int, slack: Int):
               if last == null then first = n else last.nn.next = n
               last = n
               count += 1
-            else UnobservedFailures.report(e)
+            else UnobservedFailures.report(e, UnobservedFailures.Early)
           n = next
         if first != null then pushChain(first.nn, last.nn)
         kept = count

@@ -167,12 +167,16 @@ private[weft] final class RunnableFuture[T](body: Async ?=> T, parent: Async)
     else
       val failure = unobservedFailure
       if failure != null then
-        if owner != null then owner.failedUnobserved(this)
+        // A reported fork has no result anyone can read: its failure is reported now, on its
+        // own thread (`ForkReportedSuite`), never held to its scope's end.
+        if (entryState & REPORTED) != 0 then
+          UnobservedFailures.report(failure, UnobservedFailures.ReportedFork)
+        else if owner != null then owner.failedUnobserved(this)
         // Unlinked: no join will ever report it, so it is reported now (`GroupFailuresSuite`,
         // "an unlinked future's unobserved failure is reported at once"). A future never
         // linked (a keyed task's run) hands its result to its runner instead.
         else if (entryState & EntryMask) != GroupEntry.UNUSED then
-          UnobservedFailures.report(failure)
+          UnobservedFailures.report(failure, UnobservedFailures.Unlinked)
     leaveFinished(self)
 
   /**
@@ -251,6 +255,9 @@ private[weft] object RunnableFuture:
   /** Set in `entryState` by the fiber at its very end, before it leaves its group. */
   inline val FINISHED = 8
 
+  /** Set in `entryState` of a future started by [[startReported]]. */
+  inline val REPORTED = 16
+
   val STATE: VarHandle =
     MethodHandles.privateLookupIn(classOf[RunnableFuture[?]], MethodHandles.lookup())
       .findVarHandle(classOf[RunnableFuture[?]], "cancelState", classOf[Int])
@@ -296,5 +303,18 @@ private[weft] object RunnableFuture:
   def start[T](body: Async ?=> T, async: Async): RunnableFuture[T] =
     val f = RunnableFuture(body, async)
     f.link(async.group)
+    async.support.start(f)
+    f
+
+  /**
+   * As [[start]], for a future whose failure is reported when it happens rather than held for
+   * its group's join ([[forkReported]]). The mark is set after the link, whose claim of the
+   * future's own entry expects the entry's state to be exactly `UNUSED`, and before the fiber
+   * starts, so the body's end always sees it.
+   */
+  def startReported(body: Async ?=> Unit, async: Async): RunnableFuture[Unit] =
+    val f = RunnableFuture(body, async)
+    f.link(async.group)
+    ENTRY.getAndBitwiseOr(f, REPORTED): Unit
     async.support.start(f)
     f
