@@ -49,6 +49,13 @@ import weft.internal.async.Cancellation
  * throws, is discarded). Await the futures you need before the scope ends. [[close]] stops
  * intake earlier and lets queued tasks finish; [[cancelPending]] drops those not yet started.
  *
+ * A task offered once its scope is ending (or has ended) is refused with a
+ * `CancellationException`, like the tasks the executor had queued, so the work a scope being
+ * cancelled still submits during its shutdown ends as cancelled and is never reported as a
+ * failure; so is a task offered to a closed executor by a caller that is being cancelled. A
+ * live caller of an executor closed on purpose ([[close]], or [[cancel]] while its scope goes
+ * on) gets a [[SequentiallyClosedException]].
+ *
  * A task must not `run` a task of its own key and wait for it: it would wait for itself.
  *
  * @tparam K
@@ -81,6 +88,9 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    *
    * @throws SequentiallyClosedException
    *   if the executor is closed
+   * @throws java.util.concurrent.CancellationException
+   *   if the executor's scope is ending, or it is closed and the caller is being cancelled (see
+   *   "Lifecycle")
    */
   def run[T](key: K)(body: Async ?=> T)(using async: Async): T =
     checkKey(key)
@@ -114,8 +124,11 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
    *
    * @throws SequentiallyClosedException
    *   if the executor is closed
+   * @throws java.util.concurrent.CancellationException
+   *   if the executor's scope is ending, or it is closed and the caller is being cancelled (see
+   *   "Lifecycle")
    */
-  def submit[T](key: K)(body: Async ?=> T)(using Async): Future[T] =
+  def submit[T](key: K)(body: Async ?=> T)(using async: Async): Future[T] =
     checkKey(key)
     checkOpen()
     val task = KeyedTask[T](body, key, KeyTable.spread(key.##))
@@ -175,8 +188,18 @@ final class Sequentially[K] private (maxPendingPerKey: Int, keepAliveNanos: Long
   private def checkKey(key: K): Unit =
     if key == null then throw IllegalArgumentException("Sequentially: the key must not be null")
 
-  private def checkOpen(): Unit =
-    if closed then throw SequentiallyClosedException()
+  /**
+   * Refuses a task once the executor is closed. Work a scope that is being cancelled submits
+   * during the shutdown (a handler's `finally`, a task racing the scope's end) ends as cancelled,
+   * as the executor's pending tasks do, not as a failure that would be reported as unobserved
+   * (`SequentiallyQuietShutdownSuite`); only a live caller of an executor closed on purpose gets
+   * the [[SequentiallyClosedException]].
+   */
+  private def checkOpen()(using async: Async): Unit =
+    if closed then
+      if (shutdown && scope.group.isCancelled) || async.cancellationPending then
+        throw CancellationException("Sequentially was cancelled: its scope is ending")
+      throw SequentiallyClosedException()
 
   /**
    * Admits `task` for its key: installs it as the key's entry (and hands it to the pool) if the

@@ -72,7 +72,8 @@ class SequentiallyLifecycleSuite extends munit.FunSuite, weft.testing.Deadlined:
         seqRef = seq
         (0 until 100).map(k => seq.submit(k)(Thread.sleep(1))).foreach(_.await)
       assertEquals(seqRef.workerCount, 0)
-      intercept[SequentiallyClosedException](seqRef.submit(1)(()))
+      // its scope has ended: a task offered now ends as cancelled, as its queued tasks did
+      intercept[java.util.concurrent.CancellationException](seqRef.submit(1)(()))
 
   test("idle workers exit after their keep-alive"):
     Async.blocking:
