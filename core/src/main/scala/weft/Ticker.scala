@@ -5,7 +5,7 @@ import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
 import weft.runtime.Scheduler
 import weft.internal.listeners.ListenerList
-import weft.internal.runtime.Delays
+import weft.internal.runtime.{Delays, DurationText}
 
 /**
  * A periodic timer: a [[Source]] that offers `true` at every tick, `period` apart, until it is
@@ -118,7 +118,7 @@ final class Ticker private[weft] (
     case _           => 0
 
   override def toString: String =
-    s"Ticker($period, ${if isCancelled then "cancelled" else s"$fired ticks"})"
+    s"Ticker(${DurationText(period)}, ${if isCancelled then "cancelled" else s"$fired ticks"})"
 
 /** Creating tickers. */
 object Ticker:

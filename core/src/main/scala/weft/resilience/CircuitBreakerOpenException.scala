@@ -1,6 +1,7 @@
 package weft.resilience
 
 import scala.concurrent.duration.FiniteDuration
+import weft.internal.runtime.DurationText
 
 /**
  * Thrown (or returned as a `Left` by [[CircuitBreaker.runEither]]) when a [[CircuitBreaker]]
@@ -16,7 +17,7 @@ final class CircuitBreakerOpenException(
     val state: CircuitBreaker.State,
     val retryAfter: FiniteDuration
 ) extends RuntimeException(
-      s"the circuit breaker is $state: call rejected (retry after $retryAfter)",
+      s"the circuit breaker is $state: call rejected (retry after ${DurationText(retryAfter)})",
       null,
       false,
       false

@@ -4,6 +4,7 @@ import java.util.concurrent.CancellationException
 import scala.concurrent.duration.FiniteDuration
 import scala.util.Failure
 import weft.{Async, await}
+import weft.internal.runtime.DurationText
 
 /**
  * One request's part of a call: submitted only while the call has time left, failed with
@@ -39,7 +40,9 @@ private[memcached] object Calls:
   /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
   def lateBeforeSending(node: Node, req: Request[?], deadline: FiniteDuration): Timeout =
     node.counters.timeouts.incrementAndGet()
-    Timeout(s"${node.counters.node}: $req not sent, the call's deadline ($deadline) passed first")
+    Timeout(
+      s"${node.counters.node}: $req not sent, the call's deadline (${DurationText(deadline)}) passed first"
+    )
 
   /** Fails `req` with [[Timeout]] after `nanos`, unless it completed first. */
   def armDeadline(node: Node, req: Request[?], nanos: Long, deadline: FiniteDuration)(using
@@ -50,7 +53,7 @@ private[memcached] object Calls:
       nanos,
       () =>
         if req.promise.tryComplete(
-            Failure(Timeout(s"${counters.node}: no reply to $req within $deadline"))
+            Failure(Timeout(s"${counters.node}: no reply to $req within ${DurationText(deadline)}"))
           )
         then counters.timeouts.incrementAndGet()
     )

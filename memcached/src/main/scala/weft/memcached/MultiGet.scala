@@ -5,6 +5,7 @@ import scala.collection.immutable.ArraySeq
 import scala.concurrent.duration.FiniteDuration
 import scala.util.Failure
 import weft.Async
+import weft.internal.runtime.DurationText
 
 /**
  * A multi-key read: keys validated, grouped by node, cut into chunks of `multiGetChunk` keys,
@@ -54,7 +55,9 @@ private[memcached] object MultiGet:
       catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
     if byNode.isEmpty && ks.nonEmpty then
       val late =
-        Timeout(s"multi-get of ${ks.length} keys not sent, its deadline ($deadline) passed")
+        Timeout(
+          s"multi-get of ${ks.length} keys not sent, its deadline (${DurationText(deadline)}) passed"
+        )
       ks.foreach(k => failures += k -> late)
     val requests = sent.result()
     var hits = Map.empty[String, Hit]
