@@ -74,6 +74,25 @@ class ScopesGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
     // end
     assertEquals(reachable, false)
 
+  test("scopes: a server's handlers report their failures and the server goes on"):
+    try
+      // example: scopes-reported
+      val reports = java.util.concurrent.LinkedBlockingQueue[Throwable]()
+      UnobservedFailures.setHandler(e => reports.add(e): Unit) // default: to stderr
+      val first = Async.blocking:
+        val scope = Scope.current
+        val acceptLoop = Future:
+          for conn <- 1 to 3 do // stands for accept()
+            scope.forkReported:
+              if conn == 2 then throw IllegalStateException(s"bad request on connection $conn")
+              sleep(50) // serves the connection
+        reports.take() // reported when connection 2 failed, while the server runs on
+      // first: IllegalStateException: bad request on connection 2; the server was not stopped
+      // end
+      assertEquals(first.getMessage, "bad request on connection 2")
+      assert(reports.isEmpty, reports)
+    finally UnobservedFailures.resetHandler()
+
   test("scopes: handlers forked into the scope outlive the loop's future"):
     // example: scopes-fork
     val handled = java.util.concurrent.ConcurrentLinkedQueue[Int]()
