@@ -37,8 +37,9 @@ import weft.{Async, Future}
  * A read that waits longer than `readTimeout` fails with `SocketTimeoutException`; the
  * connection stays open and the bytes received so far stay buffered, so the read may be
  * retried. A refused connection fails with `ConnectException`, a connect timeout with
- * `SocketTimeoutException`, an end of stream in the middle of a record with `EOFException`, an
- * operation on a closed connection with `ClosedChannelException`; each names the address.
+ * `SocketTimeoutException`, an end of stream before a read's record is complete (also a clean
+ * close before the next `readLine`) with `EOFException`, an operation on a closed connection
+ * with `ClosedChannelException`; each names the address.
  *
  * ==Cancellation==
  * Cancelling a pending operation's future closes the connection: after a read cut short at an
