@@ -18,19 +18,23 @@ class SequentiallyQuietShutdownSuite extends munit.FunSuite, weft.testing.Failur
       Async.blocking:
         val seq = Sequentially[Int]()
         val started = CountDownLatch(1)
+        val finished = CountDownLatch(1)
         val handler = Future:
           try
-            started.countDown()
-            Promise[Unit]().future.await // a request in flight, until the shutdown
-          finally
-            try seq.run(1)(1): Unit // cleanup through the executor
-            catch
-              case e: Throwable =>
-                thrown.set(e)
-                throw e
+            try
+              started.countDown()
+              Promise[Unit]().future.await // a request in flight, until the shutdown
+            finally
+              try seq.run(1)(1): Unit // cleanup through the executor
+              catch
+                case e: Throwable =>
+                  thrown.set(e)
+                  throw e
+          finally finished.countDown()
         started.await()
         seq.cancel() // the shutdown reaches the executor first
         handler.cancel()
+        finished.await() // while the scope still runs: only the caller is being cancelled
     assert(thrown.get.isInstanceOf[CancellationException], thrown.get)
     assertEquals(reports, Nil)
 
