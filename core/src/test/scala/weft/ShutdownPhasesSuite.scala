@@ -43,7 +43,7 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
         () =>
           cancels.incrementAndGet(); thread.interrupt()
       )
-      thread.join()
+      assert(thread.join(java.time.Duration.ofSeconds(20)), "the app's scope did not end")
       (outcome, reported.result(), cancels.get)
 
   for (caller, virtual) <- Seq("platform" -> false, "virtual" -> true) do
