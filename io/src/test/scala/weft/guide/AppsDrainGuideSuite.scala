@@ -18,7 +18,7 @@ object LineServer extends WeftApp:
     PIOHelper.withTcpServer(args.head.toInt): server =>
       Async.group: // the connections' scope
         val connections = Scope.current
-        Future: // the accept loop
+        val acceptLoop = Future:
           try
             while true do
               val conn = server.accept().await
@@ -26,7 +26,8 @@ object LineServer extends WeftApp:
           catch case _: ClosedChannelException if shutdown.isRequested => () // closed below
         println(s"listening on ${server.localPort}")
         shutdown.requested.await // SIGTERM or SIGINT
-        server.close() // 1. stop accepting
+        server.close() // 1. stop accepting: the pending accept fails
+        acceptLoop.await
         summon[Async].group.join() // 2. drain: each connection answers what it has read
     0
 
