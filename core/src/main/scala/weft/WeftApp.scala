@@ -40,7 +40,9 @@ import scala.concurrent.duration.{DurationInt, FiniteDuration}
  * An app whose `run` never looks at [[shutdown]] (neither `requested` nor `isRequested`) has
  * nothing that would drain: it skips the drain and is cancelled at once. A second signal
  * during the phases changes nothing (the JVM is already shutting down): the phases are bounded
- * by `drainGrace + shutdownGrace`, and SIGKILL ends the process at once.
+ * by `drainGrace + shutdownGrace`, and SIGKILL ends the process at once. Return the code from
+ * `run` rather than calling `System.exit` in it: the calling thread would wait for the shutdown,
+ * which waits for that thread, until both graces have passed.
  */
 trait WeftApp:
 
