@@ -28,12 +28,12 @@ final class Shutdown:
 
   /** A future completed (with `()`) when the shutdown is requested: a source to select on. */
   def requested: Future[Unit] =
-    observed = true
+    observe()
     promise.future
 
   /** Whether the shutdown has been requested: the flag to poll between two pieces of work. */
   def isRequested: Boolean =
-    observed = true
+    observe()
     promise.isCompleted
 
   /**
@@ -43,6 +43,9 @@ final class Shutdown:
    *   whether this call made the request (`false` if it had been made already)
    */
   def request(): Boolean = promise.tryComplete(Success(()))
+
+  // a flag polled by every request must not write a shared field every time
+  private def observe(): Unit = if !observed then observed = true
 
   /** Whether [[requested]] or [[isRequested]] has been called (by the app, not by weft). */
   private[weft] def isObserved: Boolean = observed

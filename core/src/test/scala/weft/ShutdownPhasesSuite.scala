@@ -111,7 +111,9 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("the request is made once; its future and its flag see it"):
     val shutdown = Shutdown()
+    assert(!shutdown.isObserved)
     assert(!shutdown.isRequested)
+    assert(shutdown.isObserved, "polling the flag is looking at the request")
     assert(shutdown.request())
     assert(!shutdown.request())
     assert(shutdown.isRequested)
