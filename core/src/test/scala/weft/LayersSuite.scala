@@ -85,7 +85,7 @@ class LayersSuite extends munit.FunSuite:
     Layer("channels", Set("weft.channels", "weft.internal.channels")),
     Layer("keyed", Set("weft.keyed", "weft.internal.keyed")),
     Layer("interop", Set("weft.interop")),
-    Layer("apps", Set.empty, Set("WeftApp"))
+    Layer("apps", Set.empty, Set("WeftApp", "Shutdown", "ShutdownPhases"))
   )
 
   /** Upward references kept for now, each with its reason (none today). */

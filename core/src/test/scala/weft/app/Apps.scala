@@ -55,3 +55,19 @@ object BlockingCleanupApp extends WeftApp:
       note(marker, "block finished")
     note(marker, "after the block (must not run)")
     0
+
+/**
+ * Observes the shutdown request: its work in flight (a child future) finishes after the
+ * request, notes it, and `run` returns; a signal's exit code still wins.
+ */
+object DrainingApp extends WeftApp:
+  def run(args: Seq[String])(using Async): Int =
+    val marker = Paths.get(args.head)
+    val inFlight = Future:
+      shutdown.requested.await
+      sleep(50) // work that is still going on when the request comes
+      note(marker, "work finished")
+    println("ready")
+    inFlight.await
+    note(marker, "drained")
+    0

@@ -52,6 +52,13 @@ class WeftAppSuite extends munit.FunSuite:
     assume(!ChildJvm.ignores(2), "SIGINT is ignored in this process tree (started in background)")
     signalCancelsTheScope("INT", 130)
 
+  test("an app that observes the request drains: its work finishes, nothing is cancelled"):
+    assertEquals(signalled("DrainingApp", "TERM", 143), Seq("drained", "work finished"))
+
+  test("SIGINT drains the same way; exit 130"):
+    assume(!ChildJvm.ignores(2), "SIGINT is ignored in this process tree (started in background)")
+    assertEquals(signalled("DrainingApp", "INT", 130), Seq("drained", "work finished"))
+
   test("run's code is the exit code, after the futures it left running are cancelled"):
     assertEquals(exitCode(start("ExitCodeApp")), 3)
 
