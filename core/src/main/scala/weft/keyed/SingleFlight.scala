@@ -48,7 +48,9 @@ import weft.internal.scopes.SupervisorGroup
  * because every caller left is not joined by the last caller: the owner's scope joins it.
  *
  * The computation receives its own `Async` context (futures it starts are joined when it ends);
- * it must not call the same `SingleFlight` for its own key: it would wait for itself.
+ * a caller's `withTimeout` bounds that caller's wait, not the computation. Its [[weft.ForkLocal]]
+ * values are those of the caller that started it. It must not call the same `SingleFlight` for
+ * its own key: it would wait for itself.
  *
  * @tparam K
  *   the key type; keys are compared with `equals`/`hashCode`
