@@ -80,6 +80,9 @@ enum Contender(val library: Library, harnessName: String = ""):
   /** A `ConcurrentHashMap` of `CompletableFuture`s: single-flight written by hand. */
   case concurrentHashMap extends Contender(Library.Jdk)
 
+  /** The same map, each future computed by the caller that installed it; informational. */
+  case concurrentHashMapInline extends Contender(Library.Jdk)
+
   /** `scala.concurrent.Future` on the global execution context. */
   case scalaFuture extends Contender(Library.ScalaStd)
 
