@@ -112,8 +112,14 @@ final class SingleFlight[K, V] private (owner: Async):
         val flight = Flight[V]()
         flight.job = RunnableFuture(computeAndRetire(key, flight, compute), home)
         if flights.putIfAbsent(key, flight) == null then
-          flight.job.link(home.group)
-          home.support.start(flight.job)
+          try
+            flight.job.link(home.group)
+            home.support.start(flight.job)
+          catch
+            case e: Throwable => // no fiber: wake whoever joined meanwhile, leave no entry
+              flights.remove(key, flight)
+              flight.job.cancel()
+              throw e
           joined = flight
       else if current.tryJoin() then joined = current
       else flights.remove(key, current) // abandoned: help its last waiter remove it
