@@ -149,7 +149,8 @@ lazy val bench = (project in file("bench"))
       "io.github.resilience4j" % "resilience4j-ratelimiter" % Versions.resilience4j,
       "net.spy" % "spymemcached" % Versions.spymemcached,
       "com.googlecode.xmemcached" % "xmemcached" % Versions.xmemcached,
-      "com.spotify" % "folsom" % Versions.folsom
+      "com.spotify" % "folsom" % Versions.folsom,
+      "com.github.ben-manes.caffeine" % "caffeine" % Versions.caffeine
     ),
     Jmh / javaOptions := forkedJvmFlags ++ benchHeapFlags
   )

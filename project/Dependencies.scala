@@ -18,6 +18,7 @@ object Versions {
   val spymemcached = "2.12.3"
   val xmemcached = "2.4.9"
   val folsom = "1.21.0"
+  val caffeine = "3.3.1"
   val xchart = "3.8.8"
   val ujson = "4.0.2"
   val slf4j = "2.0.17"

@@ -88,6 +88,7 @@ object Shootout {
     "spymemcached" -> Versions.spymemcached,
     "xmemcached" -> Versions.xmemcached,
     "folsom" -> Versions.folsom,
+    "Caffeine" -> Versions.caffeine,
     "sbt-jmh" -> "0.4.8"
   )
 

@@ -3,6 +3,7 @@ package weft.guide
 import java.nio.charset.StandardCharsets.UTF_8
 import scala.concurrent.duration.*
 import weft.*
+import weft.keyed.SingleFlight
 import weft.memcached.*
 
 /** The examples of docs/guide/memcached.md, run against a real server. */
@@ -23,15 +24,64 @@ class MemcachedGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   // example: memcached-cache
   def cached(client: MemcachedClient, key: String)(compute: => String)(using Async): String =
-    try
-      client.fetch[String](key, deadline = 100.millis) match
-        case Some(v) => v
-        case None =>
-          val v = compute
-          client.put(key, v, ttl = 10.minutes)
-          v
-    catch case e: MemcachedException if e.retriable => compute // down, slow, overloaded
+    val hit =
+      try client.fetch[String](key, deadline = 100.millis)
+      catch case e: MemcachedException if e.retriable => None // down, slow, overloaded: a miss
+    hit.getOrElse:
+      val v = compute
+      try client.put(key, v, ttl = 10.minutes, deadline = 100.millis)
+      catch case e: MemcachedException if e.retriable => () // not stored: the next miss stores it
+      v
   // end
+
+  // example: memcached-read-through
+  final class ReadThrough(client: MemcachedClient, loads: SingleFlight[String, String]):
+    def get(key: String)(load: => String)(using Async): String =
+      val hit =
+        try client.fetch[String](key, deadline = 50.millis)
+        catch case e: MemcachedException if e.retriable => None // down or slow: a miss
+      hit.getOrElse:
+        loads(key): // concurrent misses of `key` share this one load
+          val v = load
+          try client.put(key, v, ttl = 10.minutes, deadline = 50.millis) // write-back
+          catch case e: MemcachedException if e.retriable => () // best effort
+          v
+
+  def service(client: MemcachedClient)(using Async): ReadThrough =
+    ReadThrough(client, SingleFlight[String, String]()) // owned by the service's scope
+  // end
+
+  /** 50 concurrent misses of one key through `service`: how many loads ran. */
+  private def fiftyMisses(address: String): (Seq[String], Int) =
+    val loads = java.util.concurrent.atomic.AtomicInteger()
+    val release = java.util.concurrent.CountDownLatch(1)
+    Async.blocking:
+      MemcachedClient.resource(MemcachedConfig(address)).use: client =>
+        val cache = service(client)
+        val misses = (1 to 50).map: _ =>
+          Future:
+            cache.get("hot"):
+              loads.incrementAndGet()
+              release.await() // the load is slow: every miss comes while it is in flight
+              "value"
+        while loads.get == 0 do Thread.sleep(1)
+        Thread.sleep(50) // let the misses pile up (they wait, whether or not they joined yet)
+        release.countDown()
+        (misses.map(_.await), loads.get)
+
+  test("memcached: the read-through cache loads a key once for concurrent misses"):
+    MemcachedServer.withServer(): server =>
+      val (values, loads) = fiftyMisses(server.address)
+      assertEquals(values, Seq.fill(50)("value"))
+      assert(loads < 50, s"$loads loads for 50 concurrent misses")
+      Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(server.address)).use: client =>
+          assertEquals(client.fetch[String]("hot"), Some("value"), "the load was not written back")
+
+  test("memcached: with the server down, concurrent misses still share their loads"):
+    val (values, loads) = fiftyMisses(s"127.0.0.1:${MemcachedServer.freePort()}")
+    assertEquals(values, Seq.fill(50)("value"))
+    assert(loads < 50, s"$loads loads for 50 concurrent misses")
 
   test("memcached: a cache in front of a computation, which survives a dead server"):
     var computed = 0

@@ -77,6 +77,12 @@ enum Contender(val library: Library, harnessName: String = ""):
   /** A `java.util.concurrent` queue playing the channel. */
   case juc extends Contender(Library.Jdk)
 
+  /** A `ConcurrentHashMap` of `CompletableFuture`s: single-flight written by hand. */
+  case concurrentHashMap extends Contender(Library.Jdk)
+
+  /** The same map, each future computed by the caller that installed it; informational. */
+  case concurrentHashMapInline extends Contender(Library.Jdk)
+
   /** `scala.concurrent.Future` on the global execution context. */
   case scalaFuture extends Contender(Library.ScalaStd)
 
@@ -169,6 +175,9 @@ enum Contender(val library: Library, harnessName: String = ""):
 
   /** folsom's serialising client, text protocol: the seed's folsom. */
   case folsomSerialAscii extends Contender(Library.Folsom)
+
+  /** Caffeine's coalescing `AsyncCache.get`. */
+  case caffeine extends Contender(Library.Caffeine)
 
   /** The row's name: the benchmark method, or the name the harness writes. */
   def id: String = if harnessName.nonEmpty then harnessName else toString

@@ -43,3 +43,6 @@ enum Library(val name: String):
 
   /** The folsom client. */
   case Folsom extends Library("folsom")
+
+  /** Caffeine, the caching library (its coalescing `AsyncCache`). */
+  case Caffeine extends Library("Caffeine")

@@ -215,6 +215,9 @@ object Workloads:
   /** The keyed-executor workloads (see [[KeyedWorkloads]]). */
   val keyed: Seq[Workload] = KeyedWorkloads.all
 
+  /** The single-flight workloads (see [[SingleFlightWorkloads]]). */
+  val singleFlight: Seq[Workload] = SingleFlightWorkloads.all
+
   /** The memory workloads (see [[MemoryWorkloads]]). */
   val memoryWorkloads: Seq[Workload] = MemoryWorkloads.all
 
@@ -227,7 +230,7 @@ object Workloads:
   /** Every workload, in report order. */
   val all: Seq[Workload] =
     Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ par ++
-      resilience ++ keyed ++ memoryWorkloads ++ memcached
+      resilience ++ keyed ++ singleFlight ++ memoryWorkloads ++ memcached
 
   /** The workload with this id. */
   def byId(id: String): Option[Workload] = all.find(_.id == id)
