@@ -50,6 +50,19 @@ class TimeoutOnCallerSuite extends munit.FunSuite, weft.testing.Deadlined:
       assert(childEnded.get, "a future of the block outlived withTimeout")
       assert(childEnd.get.isInstanceOf[CancellationException], childEnd.get)
 
+  test("the timer cancels the block's futures at once, while the block is uninterruptible"):
+    val childCancelled = CountDownLatch(1)
+    val seenInBlock = AtomicBoolean()
+    Async.blocking:
+      val r = withTimeoutOption(30.millis):
+        Future:
+          try sleep(60_000)
+          catch case _: CancellationException => childCancelled.countDown()
+        uninterruptible(seenInBlock.set(childCancelled.await(10, TimeUnit.SECONDS)))
+        1
+      assertEquals(r, None, "the timeout was not raised at the end of the uninterruptible part")
+    assert(seenInBlock.get, "the block's future was not cancelled when the time was up")
+
   test("after a timeout the caller is neither interrupted nor cancelled: it can wait again"):
     Async.blocking:
       for i <- 1 to 20 do
