@@ -93,12 +93,20 @@ class TimeoutOnCallerSuite extends munit.FunSuite, weft.testing.Deadlined:
         sleep(2) // the outer block goes on
         r
       assertEquals(inner, None)
-      val innerEnded = AtomicBoolean()
+      // The outer limit ends the inner block as a cancellation (not an interrupt, not the
+      // inner's own timeout), which the inner call passes on.
+      val innerSaw = AtomicReference[Throwable | Null](null)
       val outer = withTimeoutOption(30.millis):
         try withTimeout(60.seconds)(sleep(60_000))
-        finally innerEnded.set(true)
+        catch
+          case e: Throwable =>
+            innerSaw.set(e)
+            throw e
       assertEquals(outer, None)
-      assert(innerEnded.get)
+      assert(
+        innerSaw.get.isInstanceOf[CancellationException],
+        s"the inner block saw ${innerSaw.get}"
+      )
 
   test("the caller's own cancellation wins over the block's value-less end"):
     Async.blocking:

@@ -15,7 +15,7 @@ class TimeoutRaceSuite extends munit.FunSuite, weft.testing.Deadlined:
   override def testDeadlineSeconds: Int = 120
 
   test("a timeout firing while the body returns leaves nothing behind".tag(Stress.tag)):
-    Async.blocking(TimeoutOnCallerSuite.fireVersusReturn(Stress.size(full = 200_000, sample = 500)))
+    Async.blocking(TimeoutOnCallerSuite.fireVersusReturn(Stress.size(full = 20_000, sample = 500)))
 
 /** [[TimeoutRaceSuite]] with a virtual-thread caller. */
 class TimeoutRaceVirtualSuite extends TimeoutRaceSuite, OnVirtualThread
