@@ -13,6 +13,9 @@ import weft.internal.async.AsyncContext
  *   - a [[withTimeout]] inside: it is not cut short by the enclosing cancellation, and still
  *     ends on its own timer.
  *
+ * In a [[supervised]] scope, the futures started in the region are watched as the scope's are:
+ * one that fails fails the scope at once (the region itself still runs to its end).
+ *
  * When `body` ends, a deferred cancellation is raised as a `CancellationException`. Futures it
  * started that are still running then are moved to the enclosing scope: they are its own from
  * then on, joined when it ends, and cancelled at once if it is being cancelled (the region
@@ -35,8 +38,9 @@ def uninterruptible[T](body: Async ?=> T)(using async: Async): T =
   if r == null then body
   else
     // The region's group: linked to nothing while the region is open, so the enclosing
-    // cancellation does not reach it (`UninterruptibleRegionSuite`).
-    val region = CompletionGroup.scoped()
+    // cancellation does not reach it (`UninterruptibleRegionSuite`); in a supervised scope, its
+    // futures are still watched by the supervisor.
+    val region = async.group.regionGroup()
     try r.uninterruptibly(body(using AsyncContext(region, r, async.support)))
     finally handOver(region, async.group)
 

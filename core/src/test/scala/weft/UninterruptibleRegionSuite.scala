@@ -87,6 +87,20 @@ class UninterruptibleRegionSuite extends munit.FunSuite, weft.testing.Deadlined:
         got.set(Try(withTimeoutOption(50.millis) { sleep(60_000); 1 }))
     assertEquals(got, scala.util.Success(None))
 
+  test("a failure inside a region of a supervised scope fails the scope"):
+    val regionEnded = AtomicBoolean()
+    val e = intercept[IllegalStateException]:
+      Async.blocking:
+        supervised:
+          uninterruptible:
+            val f = Future[Int](throw IllegalStateException("in the region"))
+            f.result: Unit
+            sleep(20) // the scope is being cancelled: deferred until the region ends
+            regionEnded.set(true)
+          sleep(60_000)
+    assertEquals(e.getMessage, "in the region")
+    assert(regionEnded.get, "the region was cut short")
+
   test("at the root, a future started inside uninterruptible completes despite an interrupt"):
     Async.blocking:
       val caller = Thread.currentThread()
