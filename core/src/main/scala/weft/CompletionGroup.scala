@@ -51,6 +51,13 @@ class CompletionGroup extends Cancellable:
   @volatile private var pruning: Int = uninitialized
   @volatile private var failures: FailureLog | Null = uninitialized
 
+  /**
+   * The group of an `uninterruptible` region opened with this group as the enclosing scope's: a
+   * nested scope's group, linked to nothing while the region is open. A supervised scope's
+   * watches its futures too.
+   */
+  private[weft] def regionGroup(): CompletionGroup = CompletionGroup.scoped()
+
   /** Whether [[cancel]] has been called. */
   def isCancelled: Boolean = cancelled
 

@@ -59,16 +59,19 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
 
   test("a first child started after the parent's cancel (deferred) is cancelled at once"):
     // The children's group is made on the first child: it must see a cancellation that came
-    // before it (RunnableFuture.makeChildren).
+    // before it (RunnableFuture.makeChildren). The child is started with the future's own
+    // context: one started with the block's is the region's, and runs (see
+    // `UninterruptibleRegionSuite`).
     val seen = Async.blocking:
       val inBlock = CountDownLatch(1)
       val cancelled = CountDownLatch(1)
       val out = Promise[scala.util.Try[Int]]()
       val parent = Future:
+        val own = summon[Async]
         uninterruptible:
           inBlock.countDown()
           cancelled.await()
-          out.success(Future { Thread.sleep(60_000); 1 }.result)
+          out.success(Future { Thread.sleep(60_000); 1 }(using own).result)
       inBlock.await()
       parent.cancel()
       cancelled.countDown()

@@ -3,6 +3,7 @@ package weft.guide
 import java.util.concurrent.{CancellationException, CompletableFuture}
 import scala.util.Success
 import scala.util.Try
+import scala.concurrent.duration.*
 import weft.*
 
 /** The examples of docs/guide/futures.md, run. */
@@ -35,6 +36,23 @@ class FuturesGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
       saved.future.await // "saved"
     // end
     assertEquals(saved, "saved")
+
+  test("futures: uninterruptible covers the futures it starts and a withTimeout in it"):
+    // example: futures-uninterruptible-drain
+    val (result, flushed) = Async.blocking:
+      val flushed = java.util.concurrent.atomic.AtomicInteger()
+      val entered = Promise[Unit]()
+      val f = Future:
+        uninterruptible:
+          val flushes = (1 to 3).map(_ => Future { sleep(50); flushed.incrementAndGet() })
+          entered.success(())
+          withTimeout(2.seconds)(flushes.foreach(_.await)) // all three, or gives up after 2 s
+      entered.future.await
+      f.cancel() // deferred: the flushes finish, then the block raises the cancellation
+      (f.result, flushed) // Failure(CancellationException) at once; 3 flushed by the scope's end
+    // end
+    assertEquals(flushed.get, 3) // the scope's end joined the future's thread
+    assert(result.failed.toOption.exists(_.isInstanceOf[CancellationException]), result)
 
   test("futures: combinators"):
     // example: futures-combinators

@@ -21,6 +21,15 @@ class DurationTextSuite extends munit.FunSuite:
     assertEquals(DurationText(-2.seconds), "-2 s")
     assertEquals(DurationText.ofNanos(Long.MinValue), "-107000 d")
 
+  test("a value at or just under a unit's size reads in that unit"):
+    assertEquals(DurationText(1.second), "1 s")
+    assertEquals(DurationText(60.seconds), "1 min")
+    assertEquals(DurationText(1.milli), "1 ms")
+    assertEquals(DurationText(999_999_999.nanos), "1 s")
+    assertEquals(DurationText(999_960.micros), "1 s")
+    assertEquals(DurationText(59_999.millis), "1 min")
+    assertEquals(DurationText(999.nanos), "999 ns")
+
   test("a circuit breaker's rejection says when to retry as a duration"):
     val e = CircuitBreakerOpenException(CircuitBreaker.State.Open, 1997113815.nanos)
     assert(e.getMessage.endsWith("(retry after 2 s)"), e.getMessage)

@@ -57,9 +57,13 @@ object TimeWorkloads:
         "TimeoutFast",
         "withTimeout around a body that finishes at once",
         Seq(weft, ox, catsEffect, zio, noTimeout),
+        Seq(Target.AheadOfPeers(1.0)),
+        "weft runs the body on the caller under a timer on the shared scheduler (no fiber per " +
+          "call, ADR 0025); ox races the body against a sleeping fork; cats-effect and ZIO " +
+          "time out an effect on their runtimes. The target: weft ahead of every peer.",
         shownOnly = Set(noTimeout),
         selectOnly = true
-      ).copy(notInQuick = true, quickWhy = "no target"),
+      ),
       t(
         "semaphore-uncontended",
         "SemaphoreUncontended",

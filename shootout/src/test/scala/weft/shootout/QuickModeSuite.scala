@@ -5,7 +5,6 @@ class QuickModeSuite extends munit.FunSuite:
 
   /** The workloads the registry leaves out of quick mode as a whole. */
   private val leftWhole = Seq(
-    "timeout-fast",
     "memcached-value-10b",
     "memcached-value-1kib",
     "memcached-value-100kib",

@@ -21,7 +21,7 @@ import weft.Async
 class TimeoutFast:
   import TimeoutFast.*
 
-  /** weft: `withTimeout(10.seconds)(i)` (a fiber for the body, a timer on the shared scheduler). */
+  /** weft: `withTimeout(10.seconds)(i)` (the body on the caller, a timer on the shared scheduler). */
   @Benchmark
   def weft(): Long = _root_.weft.bench.OnVirtualThread.blocking {
     var sum = 0L
@@ -64,8 +64,9 @@ class TimeoutFast:
     EffectRuntimes.runZio(program)
 
   /**
-   * weft without the limit: the body as a future in a nested group, awaited directly. The part
-   * of `weft` that is not the timer and the race (a diagnostic baseline).
+   * weft without the limit: the body as a future in a nested group, awaited directly. What
+   * `withTimeout` spent besides its timer when it ran the body on a fiber of its own (a
+   * diagnostic baseline; it now runs the body on the caller, ADR 0025).
    */
   @Benchmark
   def weftGroupFutureOnly(): Long = _root_.weft.bench.OnVirtualThread.blocking {

@@ -32,10 +32,14 @@ private[weft] final class AsyncContext(
     val r = runner
     if r != null && r.runsOnCurrentFiber then r else BodyRunner.onCurrentFiberIn(group)
 
-  /** At a root scope, on its own thread: whether its runner defers the interrupt. */
+  /**
+   * At a root scope (or in a `withTimeout` block, which asks its caller), on its own thread:
+   * whether its runner defers the interrupt.
+   */
   override private[weft] def absorbsInterrupt: Boolean = runner match
-    case r: CallerRunner => r.runsOnCurrentFiber && r.absorbInterrupt()
-    case _               => false
+    case r: CallerRunner  => r.runsOnCurrentFiber && r.absorbInterrupt()
+    case r: TimeoutRegion => r.runsOnCurrentFiber && r.absorbsInterrupt
+    case _                => false
 
   /** Whether the scope (or the future) this context belongs to has been cancelled. */
   private[weft] def cancellationPending: Boolean =

@@ -24,6 +24,8 @@ object DurationText:
     (1L, "ns")
   )
 
+  private val Three = java.math.MathContext(3)
+
   /** `d` as text, e.g. `1.5 s`. */
   def apply(d: FiniteDuration): String = ofNanos(d.toNanos)
 
@@ -33,11 +35,14 @@ object DurationText:
     else
       // the magnitude as a BigInt: `-Long.MinValue` does not fit a Long
       val magnitude = BigInt(nanos).abs
-      val (size, unit) = Units.find((n, _) => magnitude >= n).getOrElse(Units.last)
-      val value = (BigDecimal(magnitude) / BigDecimal(size))
-        .round(java.math.MathContext(3))
-        .bigDecimal
-        .stripTrailingZeros
-        .toPlainString
+      // Rounded in each unit, largest first: the unit is the largest in which the rounded value
+      // is at least 1, so a value just under a unit's size (999.96 ms) reads `1 s`, never
+      // `1000 ms` (`DurationTextSuite`, "a value at or just under a unit's size").
+      val value = Units.iterator
+        .map((size, unit) => (BigDecimal(magnitude) / BigDecimal(size)).round(Three) -> unit)
+        .find((v, _) => v >= 1)
+        .getOrElse(BigDecimal(magnitude) -> "ns")
+      val (amount, unit) = value
+      val text = amount.bigDecimal.stripTrailingZeros.toPlainString
       val sign = if nanos < 0 then "-" else ""
-      s"$sign$value $unit"
+      s"$sign$text $unit"

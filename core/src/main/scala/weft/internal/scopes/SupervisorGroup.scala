@@ -45,6 +45,21 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
       case _                    => ()
     entry
 
+  /**
+   * The group of an `uninterruptible` region opened in this scope: not linked while the region
+   * is open (the scope's cancellation does not reach it), but its futures are watched as this
+   * scope's are, so a failure among them fails the scope at once (`UninterruptibleRegionSuite`,
+   * "a failure inside a region of a supervised scope fails the scope").
+   */
+  override private[weft] def regionGroup(): CompletionGroup = new CompletionGroup:
+    override private[weft] def leavesWhenDrained: Boolean = false
+    override private[weft] def add(member: Cancellable): GroupEntry =
+      val entry = super.add(member)
+      member match
+        case f: RunnableFuture[?] => f.asInstanceOf[RunnableFuture[Any]].onComplete(watcher)
+        case _                    => ()
+      entry
+
   /** Records `e` (first failure, or a later one) and cancels the scope. */
   private[weft] def fail(e: Throwable): Unit =
     if !first.compareAndSet(null, e) && (first.get ne e) then later.add(e)
