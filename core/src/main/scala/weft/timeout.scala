@@ -77,7 +77,7 @@ def withTimeout[T](timeout: FiniteDuration)(body: Async ?=> T)(using Async): T =
   Delays.checkDelay(timeout, "withTimeout: the timeout")
   limited(timeout)(body) match
     case Some(v) => v
-    case None    => throw TimeoutException(s"the body did not finish within ${DurationText(timeout)}")
+    case None => throw TimeoutException(s"the body did not finish within ${DurationText(timeout)}")
 
 /**
  * As [[withTimeout]], with the limit in milliseconds (at least zero). More milliseconds than a

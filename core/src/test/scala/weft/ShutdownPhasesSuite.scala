@@ -4,6 +4,7 @@ import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.{AtomicInteger, AtomicReference}
 import scala.concurrent.duration.*
 import weft.ShutdownPhases.Outcome
+import weft.internal.futures.FiberTask
 
 /**
  * The phases of a `WeftApp`'s shutdown (request, drain, cancel) without a signal: an app's
@@ -108,6 +109,70 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
       // a drain would last the test's deadline: there is none
       val (outcome, reported, cancels) = app.stop(shutdown, 1.hour)
       assertEquals((outcome, reported, cancels), (Outcome.Cancelled, Nil, 1))
+
+    test(s"$caller caller: the count takes in a task with a thread of its own (IO) still running"):
+      val shutdown = Shutdown()
+      val started = CountDownLatch(1)
+      val app = App(
+        virtual, {
+          // Not a runnable future: what io's operations start. It runs until it is cancelled.
+          val task = new FiberTask[Unit]:
+            protected def runBody(): Unit =
+              while !isDone do java.util.concurrent.locks.LockSupport.parkNanos(1_000_000)
+          task.link(summon[Async].group)
+          summon[Async].support.start(task)
+          started.countDown()
+          shutdown.requested.await
+          task.await
+          0
+        }
+      )
+      started.await()
+      val (outcome, reported, cancels) = app.stop(shutdown, 50.millis)
+      assertEquals((outcome, reported, cancels), (Outcome.CutOff(1), Seq(1), 1))
+
+  test("an app that ends between the drain deadline and the count was drained: nothing cut off"):
+    val shutdown = Shutdown()
+    assert(!shutdown.isRequested) // observed
+    val ended = CountDownLatch(1)
+    val cutOff = AtomicInteger(-1)
+    val cancels = AtomicInteger()
+    val outcome = ShutdownPhases.stop(
+      shutdown,
+      1.milli,
+      1.hour,
+      ended,
+      () =>
+        ended.countDown() // the app ends just as the count starts
+        null
+      ,
+      n => cutOff.set(n),
+      () => cancels.incrementAndGet(): Unit
+    )
+    assertEquals((outcome, cutOff.get, cancels.get), (Outcome.Drained, -1, 0))
+
+  test("a drain wait that is interrupted does not count as drained: what is left is cancelled"):
+    val shutdown = Shutdown()
+    assert(!shutdown.isRequested) // observed
+    val ended = CountDownLatch(1)
+    val cutOff = AtomicInteger(-1)
+    val cancels = AtomicInteger()
+    Thread.currentThread().interrupt()
+    val outcome =
+      try
+        ShutdownPhases.stop(
+          shutdown,
+          1.hour,
+          1.hour,
+          ended,
+          () => null,
+          n => cutOff.set(n),
+          () =>
+            cancels.incrementAndGet()
+            ended.countDown() // the cancelled app ends at once
+        )
+      finally Thread.interrupted(): Unit
+    assertEquals((outcome, cutOff.get, cancels.get), (Outcome.CutOff(0), 0, 1))
 
   test("the request is made once; its future and its flag see it"):
     val shutdown = Shutdown()

@@ -71,3 +71,23 @@ object DrainingApp extends WeftApp:
     inFlight.await
     note(marker, "drained")
     0
+
+/**
+ * Observes the shutdown request but never drains: with a drain deadline of a millisecond and a
+ * cancel grace of ten minutes, SIGTERM cuts it off at once and the cancel ends it; the graces
+ * swapped, the drain would outlast the test's deadline.
+ */
+object StuckDrainApp extends WeftApp:
+  override def drainGrace: scala.concurrent.duration.FiniteDuration =
+    scala.concurrent.duration.FiniteDuration(1, "ms")
+  override def shutdownGrace: scala.concurrent.duration.FiniteDuration =
+    scala.concurrent.duration.FiniteDuration(10, "minutes")
+  def run(args: Seq[String])(using Async): Int =
+    val marker = Paths.get(args.head)
+    val stuck = Future:
+      shutdown.requested.await
+      try sleep(600_000)
+      finally note(marker, "cancelled")
+    println("ready")
+    stuck.await
+    0

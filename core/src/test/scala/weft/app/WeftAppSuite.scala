@@ -59,6 +59,11 @@ class WeftAppSuite extends munit.FunSuite:
     assume(!ChildJvm.ignores(2), "SIGINT is ignored in this process tree (started in background)")
     assertEquals(signalled("DrainingApp", "INT", 130), Seq("drained", "work finished"))
 
+  test(
+    "the drain ends at drainGrace, not at shutdownGrace: a stuck drain is cut off and cancelled"
+  ):
+    assertEquals(signalled("StuckDrainApp", "TERM", 143), Seq("cancelled"))
+
   test("run's code is the exit code, after the futures it left running are cancelled"):
     assertEquals(exitCode(start("ExitCodeApp")), 3)
 
