@@ -112,6 +112,9 @@ private[weft] final class TimeoutRegion(outer: Async) extends Async, BodyRunner,
 
   def inUninterruptible: Boolean = (state >>> DEPTH_SHIFT) > 0
 
+  /** Whether the time is up (the timer has run before the block ended): for tests. */
+  private[weft] def timedOut: Boolean = (state & TIMED_OUT) != 0
+
   def runsOnCurrentFiber: Boolean = fiber.isCurrent && (state & CLOSED) == 0
 
   def childScope: CompletionGroup | Null = children
