@@ -129,6 +129,61 @@ class SingleFlightSuite extends munit.FunSuite, weft.testing.Deadlined:
       assertEquals(sf.inFlight, 0, "a failed key left state")
       assertEquals(sf("k")(computations.incrementAndGet()), 2, "the failure was kept")
 
+  test("an abandoned computation that runs on removes its own entry only, not a newer one"):
+    val releaseOld = CountDownLatch(1)
+    val releaseNew = CountDownLatch(1)
+    val oldThread = AtomicReference[Thread | Null]()
+    val computations = AtomicInteger()
+    def stubborn(): Int = // ignores its cancellation until released
+      oldThread.set(Thread.currentThread())
+      computations.incrementAndGet()
+      var released = false
+      while !released do
+        try
+          releaseOld.await()
+          released = true
+        catch case _: InterruptedException => ()
+      1
+    Async.blocking:
+      val sf = SingleFlight[String, Int]()
+      val first = Future(sf("k")(stubborn()))
+      while oldThread.get == null do Thread.sleep(1)
+      first.cancel() // its only caller leaves: the key is abandoned, the computation runs on
+      while sf.inFlight != 0 do Thread.sleep(1)
+      val second = Future(sf("k") { computations.incrementAndGet(); releaseNew.await(); 2 })
+      awaitWaiting(sf, "k", 1)
+      releaseOld.countDown()
+      oldThread.get.nn.join() // the old computation has ended, and removed what it removes
+      assertEquals(sf.inFlight, 1, "the old computation removed the newer flight's entry")
+      val third = Future(sf("k") { computations.incrementAndGet(); 3 })
+      awaitWaiting(sf, "k", 2)
+      releaseNew.countDown()
+      assertEquals((second.await, third.await, computations.get), (2, 2, 2))
+
+  test("a computation whose fiber cannot start wakes the callers that joined it"):
+    val joined = CountDownLatch(1)
+    val refusing = new weft.runtime.AsyncSupport:
+      def start(body: Runnable): weft.runtime.Fiber =
+        joined.await() // a second caller joins the flight meanwhile
+        throw java.util.concurrent.RejectedExecutionException("no fibers")
+      def scheduler: weft.runtime.Scheduler = weft.runtime.AsyncSupport.default.scheduler
+    val root = CompletionGroup()
+    val owner = weft.internal.async.AsyncContext(root, null, refusing)
+    val sf = SingleFlight[String, Int]()(using owner)
+    val starter = AtomicReference[Try[Int] | Null]()
+    val joiner = AtomicReference[Try[Int] | Null]()
+    val a = platformCaller(sf, "k")(1)(starter)
+    awaitWaiting(sf, "k", 1)
+    val b = platformCaller(sf, "k")(2)(joiner)
+    awaitWaiting(sf, "k", 2)
+    joined.countDown()
+    a.join()
+    b.join() // hangs (and the test's deadline fails it) if the joiner is never woken
+    assert(starter.get.nn.failed.get.isInstanceOf[java.util.concurrent.RejectedExecutionException])
+    assert(joiner.get.nn.failed.get.isInstanceOf[CancellationException], joiner.get)
+    assertEquals(sf.inFlight, 0)
+    root.cancel()
+
   test("when the owner's scope ends, its computations are cancelled and later calls fail"):
     val ended = CountDownLatch(1)
     Async.blocking:
