@@ -184,6 +184,19 @@ class SingleFlightSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(sf.inFlight, 0)
     root.cancel()
 
+  test("a caller whose scope is cancelled starts nothing: it throws at once"):
+    val started = AtomicInteger()
+    Async.blocking:
+      val sf = SingleFlight[String, Int]()
+      val r = Try:
+        Async.group:
+          summon[Async].group.cancel()
+          sf("k") { started.incrementAndGet(); 1 }
+      assert(r.failed.get.isInstanceOf[CancellationException], r)
+      assertEquals(sf.inFlight, 0)
+    // the owner's scope has ended: a computation started by mistake would have run or been joined
+    assertEquals(started.get, 0, "a cancelled caller started the computation")
+
   test("when the owner's scope ends, its computations are cancelled and later calls fail"):
     val ended = CountDownLatch(1)
     Async.blocking:
