@@ -58,7 +58,9 @@ trait WeftApp:
   /**
    * The request to stop, made by SIGTERM, SIGINT or `System.exit`: `run` selects on
    * `shutdown.requested` or polls `shutdown.isRequested` to stop taking work and drain. Looking
-   * at it is what gives the app a drain phase (see the class's description).
+   * at it is what gives the app a drain phase (see the class's description). Look at it in `run`
+   * before the app is ready (`val stop = shutdown.requested` first, then the futures that await
+   * it): a signal that comes before any look finds an app that does not drain, and cancels it.
    */
   final val shutdown: Shutdown = Shutdown()
 

@@ -16,7 +16,9 @@ import weft.internal.runtime.{Delays, DurationText}
  * outlives the call. The caller is left as it was: it is neither cancelled nor interrupted
  * afterwards, and its next wait waits. An `uninterruptible` part of the body is not cut short:
  * the time-out takes effect when it ends. A body that finishes first returns `Some(value)`, or
- * throws its exception.
+ * throws its exception. So does a body that the time-out cancelled but that threw an exception
+ * of its own rather than the cancellation (or one caused by it): that exception is thrown here,
+ * not dropped.
  *
  * A value is never discarded: if the body produced it although the time was up (it returned
  * before the cancellation reached it: it never waited after that), this returns

@@ -47,6 +47,10 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
       assert(thread.join(java.time.Duration.ofSeconds(20)), "the app's scope did not end")
       (outcome, reported.result(), cancels.get)
 
+  /** Waits until the app has looked at the request (it then gets a drain phase). */
+  private def untilObserved(shutdown: Shutdown): Unit =
+    while !shutdown.isObserved do Thread.sleep(1)
+
   for (caller, virtual) <- Seq("platform" -> false, "virtual" -> true) do
 
     test(s"$caller caller: a drain that fits: run sees the request and ends; nothing cancelled"):
@@ -63,6 +67,7 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
         }
       )
       started.await()
+      untilObserved(shutdown)
       assertEquals(app.stop(shutdown, 60.seconds), (Outcome.Drained, Nil, 0))
       assertEquals(app.code.get, Right(7))
 
@@ -88,6 +93,7 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
         }
       )
       started.await()
+      untilObserved(shutdown)
       val (outcome, reported, cancels) = app.stop(shutdown, 50.millis)
       assertEquals(outcome, Outcome.CutOff(5)) // a, b, c and two below them
       assertEquals(reported, Seq(5))
@@ -128,6 +134,7 @@ class ShutdownPhasesSuite extends munit.FunSuite, weft.testing.Deadlined:
         }
       )
       started.await()
+      untilObserved(shutdown)
       val (outcome, reported, cancels) = app.stop(shutdown, 50.millis)
       assertEquals((outcome, reported, cancels), (Outcome.CutOff(1), Seq(1), 1))
 

@@ -63,8 +63,9 @@ object BlockingCleanupApp extends WeftApp:
 object DrainingApp extends WeftApp:
   def run(args: Seq[String])(using Async): Int =
     val marker = Paths.get(args.head)
+    val requested = shutdown.requested // looked at before "ready": a signal finds it observed
     val inFlight = Future:
-      shutdown.requested.await
+      requested.await
       sleep(50) // work that is still going on when the request comes
       note(marker, "work finished")
     println("ready")
@@ -84,8 +85,9 @@ object StuckDrainApp extends WeftApp:
     scala.concurrent.duration.FiniteDuration(10, "minutes")
   def run(args: Seq[String])(using Async): Int =
     val marker = Paths.get(args.head)
+    val requested = shutdown.requested // looked at before "ready": a signal finds it observed
     val stuck = Future:
-      shutdown.requested.await
+      requested.await
       try sleep(600_000)
       finally note(marker, "cancelled")
     println("ready")

@@ -31,8 +31,9 @@ object DrainingServer extends WeftApp:
               val conn = server.accept().await
               connections.fork(serve(conn, work))
           catch case _: ClosedChannelException if shutdown.isRequested => () // stopped accepting
+        val requested = shutdown.requested // looked at before the test is told to signal
         println(s"listening ${server.localPort}")
-        shutdown.requested.await
+        requested.await
         server.close() // stop accepting
         summon[Async].group.join() // the drain: every connection finishes its request
     0
