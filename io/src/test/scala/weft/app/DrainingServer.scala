@@ -12,8 +12,9 @@ import weft.io.*
  * A line server that `DrainSuite` runs in a child JVM and stops with SIGTERM. A request is
  * `fast <n>` or `slow <n>`; each takes `args(1)` ms of work and is answered `ok <n>`, or
  * `ok <n> closing` once the shutdown is requested, after which the connection is closed. A
- * `slow` request read after the request never finishes: the drain deadline (`args(0)` ms)
- * cuts it off. Prints `listening <port>` when it accepts.
+ * `slow` request other than a client's first waits for the shutdown request and then never
+ * finishes: the drain deadline (`args(0)` ms) cuts it off, whatever the timing of the signal.
+ * Prints `listening <port>` when it accepts.
  */
 object DrainingServer extends WeftApp:
   @volatile private var drain: FiniteDuration = 60.seconds
@@ -44,7 +45,9 @@ object DrainingServer extends WeftApp:
       while open do
         val request = conn.readLine().await
         val id = request.drop(5)
-        if request.startsWith("slow") && shutdown.isRequested then sleep(600_000)
+        if request.startsWith("slow") && id != "0" then
+          shutdown.requested.await
+          sleep(600_000)
         else sleep(work)
         open = !shutdown.isRequested
         val answer = if open then s"ok $id\r\n" else s"ok $id closing\r\n"
