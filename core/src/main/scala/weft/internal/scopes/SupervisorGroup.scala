@@ -40,10 +40,13 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
 
   override private[weft] def add(member: Cancellable): GroupEntry =
     val entry = super.add(member)
-    member match
-      case f: RunnableFuture[?] => f.asInstanceOf[RunnableFuture[Any]].onComplete(watcher)
-      case _                    => ()
+    watch(member)
     entry
+
+  /** Watches `member` if it is a runnable future: its failure fails this scope. */
+  private def watch(member: Cancellable): Unit = member match
+    case f: RunnableFuture[?] => f.asInstanceOf[RunnableFuture[Any]].onComplete(watcher)
+    case _                    => ()
 
   /**
    * The group of an `uninterruptible` region opened in this scope: not linked while the region
@@ -55,9 +58,7 @@ private[weft] final class SupervisorGroup extends CompletionGroup:
     override private[weft] def leavesWhenDrained: Boolean = false
     override private[weft] def add(member: Cancellable): GroupEntry =
       val entry = super.add(member)
-      member match
-        case f: RunnableFuture[?] => f.asInstanceOf[RunnableFuture[Any]].onComplete(watcher)
-        case _                    => ()
+      watch(member)
       entry
 
   /** Records `e` (first failure, or a later one) and cancels the scope. */
