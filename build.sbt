@@ -77,7 +77,7 @@ lazy val publicApiCheck =
   libraryDependencies += "org.scala-lang" %% "scala3-tasty-inspector" % Versions.scala3 % Test
 
 lazy val root = (project in file("."))
-  .aggregate(core, slf4j, io, memcached, bench, benchScala2, shootout)
+  .aggregate(core, slf4j, io, memcached, testkit, bench, benchScala2, shootout)
   .settings(publish / skip := true, name := "weft-root", commands += Shootout.command)
 
 /** The library: sources, listeners, futures, channels, timers, keyed executor, interop. */
@@ -109,6 +109,15 @@ lazy val slf4j = (project in file("slf4j"))
       "ch.qos.logback" % "logback-classic" % Versions.logback % Test
     )
   )
+
+/**
+ * The test kit, for a user's Test scope: virtual time (`VirtualTime.run`), in which an hour of
+ * timers runs in milliseconds, with deadlock reports.
+ */
+lazy val testkit = (project in file("testkit"))
+  .dependsOn(core % "compile->compile;test->test")
+  .settings(testSettings, publicApiCheck, guideStrict)
+  .settings(name := "weft-testkit")
 
 /** POSIX-like files, UDP and TCP as futures. */
 lazy val io = (project in file("io"))

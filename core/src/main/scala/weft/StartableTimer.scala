@@ -36,11 +36,11 @@ class StartableTimer private[weft] (val duration: FiniteDuration, scheduler: Sch
 
   Delays.checkDelay(duration, "Timer: the delay")
 
-  /** A timer of `duration` (at least zero), on the default scheduler. */
-  def this(duration: FiniteDuration) = this(duration, AsyncSupport.default.scheduler)
+  /** A timer of `duration` (at least zero), on the scheduler of the current fiber (`AsyncSupport.current`). */
+  def this(duration: FiniteDuration) = this(duration, AsyncSupport.current.scheduler)
 
   /**
-   * A timer of `millis` milliseconds (at least zero), on the default scheduler; more than a
+   * A timer of `millis` milliseconds (at least zero), on the scheduler of the current fiber (`AsyncSupport.current`); more than a
    * `FiniteDuration` holds (about 292 years, e.g. `Long.MaxValue`) is a timer that never rings.
    */
   def this(millis: Long) = this(Delays.millisToDuration(millis, "Timer: the delay"))

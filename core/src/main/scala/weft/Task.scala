@@ -79,10 +79,11 @@ object Task:
     import TaskSchedule.*
     val max = s.maxRepetitions
     val untilSuccess = s.isInstanceOf[RepeatUntilSuccess]
+    val clock = summon[Async].support.clock
     var runs = 0L
     var factor = 1L // multiplier of the next pause (exponential, fibonacci)
     var previousFib = 0L
-    var nextStart = System.nanoTime() // start of the next run (every)
+    var nextStart = clock.nanoTime() // start of the next run (every)
     var result: Try[T] | Null = null
     while result == null do
       Cancellation.check("Task")
@@ -98,7 +99,7 @@ object Task:
         val pauseNanos: Long = s match
           case Every(millis, _) =>
             nextStart += nanos(millis)
-            val now = System.nanoTime()
+            val now = clock.nanoTime()
             if nextStart - now > 0 then nextStart - now
             else
               nextStart = now

@@ -3,7 +3,7 @@ package weft
 import java.lang.invoke.{MethodHandles, VarHandle}
 import scala.compiletime.uninitialized
 import scala.concurrent.duration.FiniteDuration
-import weft.runtime.Scheduler
+import weft.runtime.{Clock, Scheduler}
 import weft.internal.listeners.ListenerList
 import weft.internal.runtime.{Delays, DurationText}
 
@@ -31,7 +31,7 @@ import weft.internal.runtime.{Delays, DurationText}
 final class Ticker private[weft] (
     val period: FiniteDuration,
     scheduler: Scheduler,
-    nanoTime: () => Long = Ticker.systemNanoTime
+    clock: Clock
 ) extends OriginalSource[Boolean],
       Cancellable:
   import Ticker.*
@@ -41,7 +41,7 @@ final class Ticker private[weft] (
     throw IllegalArgumentException(s"Ticker: the period must be > 0, got $period")
 
   private val periodNanos = period.toNanos
-  private val startNanos = nanoTime()
+  private val startNanos = clock.nanoTime()
   // A `List` of waiting listeners while ticking, `Stopped` once cancelled.
   @volatile private var state: AnyRef = Nil
   @volatile private var handle: Scheduler.Cancel | Null = uninitialized
@@ -80,7 +80,7 @@ final class Ticker private[weft] (
     val due =
       try Math.multiplyExact(k, periodNanos)
       catch case _: ArithmeticException => Long.MaxValue
-    val delay = math.max(0L, due - (nanoTime() - startNanos))
+    val delay = math.max(0L, due - (clock.nanoTime() - startNanos))
     val h = scheduler.schedule(delay, () => tick(k))
     handle = h
     if isCancelled then h.cancel(): Unit
@@ -90,7 +90,7 @@ final class Ticker private[weft] (
     if (s ne Stopped) && STATE.compareAndSet(this, s, Nil) then
       fired = k
       // the next due tick after now: a late tick skips the ones it overran
-      val now = nanoTime()
+      val now = clock.nanoTime()
       val next = math.max(k + 1, (now - startNanos) / periodNanos + 1)
       scheduleTick(next)
       offer(s.asInstanceOf[List[Listener[Boolean]]], true)
@@ -126,16 +126,13 @@ object Ticker:
   /** The state of a cancelled ticker. */
   private object Stopped
 
-  /** The clock of every ticker but a test's. */
-  private[weft] val systemNanoTime: () => Long = () => System.nanoTime()
-
   /**
    * A ticker of `period` (more than zero), started now and stopped with the current scope.
    * @throws IllegalArgumentException
    *   if `period` is not positive
    */
   def apply(period: FiniteDuration)(using async: Async): Ticker =
-    val t = new Ticker(period, async.support.scheduler)
+    val t = new Ticker(period, async.support.scheduler, async.support.clock)
     t.link(async.group)
     t
 

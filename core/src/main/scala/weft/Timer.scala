@@ -40,7 +40,7 @@ class Timer private[weft] (duration: FiniteDuration, scheduler: Scheduler)
     extends StartableTimer(duration, scheduler):
 
   /** A started timer of `duration` (at least zero). */
-  def this(duration: FiniteDuration) = this(duration, AsyncSupport.default.scheduler)
+  def this(duration: FiniteDuration) = this(duration, AsyncSupport.current.scheduler)
 
   /**
    * A started timer of `millis` milliseconds (at least zero); more than a `FiniteDuration` holds

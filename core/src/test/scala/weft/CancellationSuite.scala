@@ -214,6 +214,7 @@ class CancellationSuite extends munit.FunSuite, weft.testing.StressChecks, weft.
         held.set(body)
         weft.runtime.Fiber.current
       def scheduler: weft.runtime.Scheduler = weft.runtime.AsyncSupport.default.scheduler
+      def clock: weft.runtime.Clock = weft.runtime.AsyncSupport.default.clock
     val ran = AtomicBoolean(false)
     val f = RunnableFuture.start(
       uninterruptible(ran.set(true)),

@@ -110,6 +110,7 @@ class ScopeInvariantsSuite extends munit.FunSuite, InvariantChecks:
    * left its group) until released, as a fiber may still be finishing its last instructions.
    */
   final class HoldingSupport extends AsyncSupport:
+    def clock: weft.runtime.Clock = AsyncSupport.default.clock
     val threads = ArrayBuffer[Thread]()
     private val left = ArrayBuffer[CountDownLatch]()
     private val held = ArrayBuffer[CountDownLatch]()

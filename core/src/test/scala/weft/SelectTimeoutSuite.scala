@@ -69,6 +69,7 @@ class SelectTimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
         new AsyncSupport:
           def start(body: Runnable): Fiber = base.support.start(body)
           def scheduler: Scheduler = sched
+          def clock: weft.runtime.Clock = base.support.clock
       )
       val cases = List(
         onTimeout(1.second)(-1)(using onManual),

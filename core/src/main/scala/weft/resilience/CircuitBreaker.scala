@@ -189,7 +189,7 @@ object CircuitBreaker:
 
   /** A breaker judging calls as `config` says (by default, [[CircuitBreakerConfig]]'s defaults). */
   def apply(config: CircuitBreakerConfig = CircuitBreakerConfig()): CircuitBreaker =
-    new CircuitBreaker(config, Clock.system)
+    new CircuitBreaker(config, Clock.current())
 
   /** The states of a breaker. */
   enum State:

@@ -6,7 +6,7 @@ import weft.runtime.AsyncSupport
 
 /**
  * The time source of the rate limiters and circuit breakers: monotonic nanoseconds, and a
- * cancellable pause. The system clock reads `System.nanoTime` and pauses with [[weft.sleep]];
+ * cancellable pause. The clock of a support reads its `clock` and pauses with [[weft.sleep]];
  * tests give a manual clock instead, so that a state machine is checked step by step without
  * sleeping (`RateLimiterSuite`, `CircuitBreakerSuite`).
  */
@@ -24,9 +24,15 @@ private[weft] trait Clock:
 /** The clocks. */
 private[weft] object Clock:
 
-  /** `System.nanoTime`, and timers of the shared scheduler. */
-  val system: Clock = new Clock:
-    def nanoTime(): Long = System.nanoTime()
+  /**
+   * The clock of the calling fiber's support (`AsyncSupport.current`): the system's time, or a
+   * test kit's virtual time inside its scope. Taken when a limiter or breaker is built, so it
+   * counts the time of the code that built it.
+   */
+  def current(): Clock = of(AsyncSupport.current)
+
+  /** The time of `support`'s clock, and timers of its scheduler. */
+  def of(support: AsyncSupport): Clock = new Clock:
+    def nanoTime(): Long = support.clock.nanoTime()
     def sleepNanos(nanos: Long)(using Async): Unit = sleep(nanos.nanos)
-    def schedule(nanos: Long, task: Runnable): Unit =
-      AsyncSupport.default.scheduler.schedule(nanos, task): Unit
+    def schedule(nanos: Long, task: Runnable): Unit = support.scheduler.schedule(nanos, task): Unit

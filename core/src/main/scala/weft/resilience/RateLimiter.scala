@@ -99,7 +99,7 @@ object RateLimiter:
    *   if `maxOps` < 1 or `window` <= 0
    */
   def fixedWindow(maxOps: Int, window: FiniteDuration): RateLimiter =
-    fixedWindow(maxOps, window, Clock.system)
+    fixedWindow(maxOps, window, Clock.current())
 
   private[weft] def fixedWindow(maxOps: Int, window: FiniteDuration, clock: Clock): RateLimiter =
     FixedWindowLimiter(maxOps, positive(window, "window"), clock)
@@ -112,7 +112,7 @@ object RateLimiter:
    *   if `maxOps` < 1 or `window` <= 0
    */
   def slidingWindow(maxOps: Int, window: FiniteDuration): RateLimiter =
-    slidingWindow(maxOps, window, Clock.system)
+    slidingWindow(maxOps, window, Clock.current())
 
   private[weft] def slidingWindow(maxOps: Int, window: FiniteDuration, clock: Clock): RateLimiter =
     SlidingWindowLimiter(maxOps, positive(window, "window"), clock)
@@ -126,7 +126,7 @@ object RateLimiter:
    *   if `capacity` < 1 or `refillInterval` <= 0
    */
   def tokenBucket(capacity: Int, refillInterval: FiniteDuration): RateLimiter =
-    tokenBucket(capacity, refillInterval, Clock.system)
+    tokenBucket(capacity, refillInterval, Clock.current())
 
   private[weft] def tokenBucket(
       capacity: Int,

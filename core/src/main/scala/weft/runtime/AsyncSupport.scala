@@ -18,6 +18,9 @@ trait AsyncSupport:
   /** The one timer facility shared by every timer, sleep and timeout. */
   def scheduler: Scheduler
 
+  /** The time [[scheduler]]'s delays are measured on, and every time read of weft's. */
+  def clock: Clock
+
 /** Runs delayed work. Tasks must be short and must not block: they complete promises. */
 trait Scheduler:
 
@@ -45,6 +48,13 @@ object AsyncSupport:
   val default: AsyncSupport = VirtualThreads
 
   /**
+   * The support of the calling fiber, for code that has no `Async` at hand (a timer or a rate
+   * limiter being built): the support of the [[FiberDomain]] the fiber belongs to (a test kit's
+   * virtual time), else [[default]].
+   */
+  def current: AsyncSupport = FiberDomain.supportOfCurrent(default)
+
+  /**
    * Virtual threads, made by one shared factory. They are unnamed, like
    * `Thread.startVirtualThread`: a name costs a string per thread, retained by every pending
    * future (the memory-pending-100k workload re-checks it; docs/perf/core.md).
@@ -58,6 +68,8 @@ object AsyncSupport:
       Fiber.ofThread(t)
 
     val scheduler: Scheduler = TimerScheduler
+
+    def clock: Clock = Clock.system
 
   /**
    * A single-thread scheduled executor: O(log n) per timer, no thread per timer; cancelled

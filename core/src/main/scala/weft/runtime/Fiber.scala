@@ -20,11 +20,14 @@ object Fiber:
   /** The fiber running the caller. */
   inline def current: Fiber = Thread.currentThread()
 
-  /** Parks the current fiber until [[unpark]], an interrupt, or spuriously. */
-  inline def park(blocker: AnyRef): Unit = LockSupport.park(blocker)
+  /**
+   * Parks the current fiber until [[unpark]], an interrupt, or spuriously. A member of a
+   * [[FiberDomain]] is counted as waiting meanwhile.
+   */
+  def park(blocker: AnyRef): Unit = FiberDomain.park(blocker, -1L)
 
-  /** Parks the current fiber for at most `nanos` nanoseconds. */
-  inline def parkNanos(blocker: AnyRef, nanos: Long): Unit = LockSupport.parkNanos(blocker, nanos)
+  /** Parks the current fiber for at most `nanos` (>= 0) nanoseconds, as [[park]] does. */
+  def parkNanos(blocker: AnyRef, nanos: Long): Unit = FiberDomain.park(blocker, math.max(0L, nanos))
 
   /** Tests and clears the current fiber's interrupt status. */
   inline def interrupted(): Boolean = Thread.interrupted()
@@ -67,8 +70,10 @@ object Fiber:
    * The calling fiber as a log line names it: `thread "main"`, or `virtual thread #42` for an
    * unnamed (virtual) thread.
    */
-  def currentName: String =
-    val t = Thread.currentThread()
+  def currentName: String = describe(Thread.currentThread())
+
+  /** A thread as a log line names it (see [[currentName]]). */
+  private[runtime] def describe(t: Thread): String =
     val kind = if t.isVirtual then "virtual thread" else "thread"
     val name = t.getName
     if name.isEmpty then s"$kind #${t.threadId}" else s"$kind \"$name\""
@@ -80,17 +85,21 @@ object Fiber:
 
   extension (f: Fiber)
     /** Wakes the fiber if it is parked (or makes its next park return at once). */
-    inline def unpark(): Unit = LockSupport.unpark(f)
+    def unpark(): Unit =
+      FiberDomain.beforeWake(f)
+      LockSupport.unpark(f)
 
     /** Interrupts the fiber: a blocking call in it returns early. */
-    inline def interrupt(): Unit = f.interrupt()
+    def interrupt(): Unit =
+      FiberDomain.beforeWake(f)
+      f.interrupt()
 
     /**
      * Wakes the fiber unless it is the caller: a fiber completing its own wait (a select or a
      * send served on its own thread) must not leave a permit that makes its next park return at
      * once.
      */
-    inline def unparkOther(): Unit = if f ne Thread.currentThread() then LockSupport.unpark(f)
+    def unparkOther(): Unit = if f ne Thread.currentThread() then unpark()
 
     /** Whether the fiber is the caller's own. */
     inline def isCurrent: Boolean = f eq Thread.currentThread()

@@ -167,6 +167,7 @@ class SingleFlightSuite extends munit.FunSuite, weft.testing.Deadlined:
         joined.await() // a second caller joins the flight meanwhile
         throw java.util.concurrent.RejectedExecutionException("no fibers")
       def scheduler: weft.runtime.Scheduler = weft.runtime.AsyncSupport.default.scheduler
+      def clock: weft.runtime.Clock = weft.runtime.AsyncSupport.default.clock
     val root = CompletionGroup()
     val owner = weft.internal.async.AsyncContext(root, null, refusing)
     val sf = SingleFlight[String, Int]()(using owner)

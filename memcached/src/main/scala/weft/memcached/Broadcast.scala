@@ -25,7 +25,7 @@ private[memcached] object Broadcast:
     if client.isClosed then throw ClientClosed("the client is closed")
     val sent = nodes.map: n =>
       val r = mk()
-      val left = due - System.nanoTime()
+      val left = due - Clocks.now()
       val handle: weft.runtime.Scheduler.Cancel | Null =
         try
           if left <= 0 then throw Calls.lateBeforeSending(n, r, deadline)

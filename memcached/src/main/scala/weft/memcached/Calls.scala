@@ -30,7 +30,7 @@ private[memcached] object Calls:
       using async: Async
   ): T =
     if client.isClosed then throw ClientClosed("the client is closed")
-    val left = due - System.nanoTime()
+    val left = due - Clocks.now()
     if left <= 0 then throw lateBeforeSending(node, req, deadline)
     node.submit(req)
     val handle = armDeadline(node, req, left, deadline)

@@ -49,7 +49,8 @@ import weft.{Async, Future, Promise}
 final private[memcached] class Connection private (
     socket: SocketChannel,
     config: MemcachedConfig,
-    counters: NodeCounters
+    counters: NodeCounters,
+    clock: weft.runtime.Clock
 ):
   private val meta = config.protocol == Protocol.Meta
   private val queue = LinkedBlockingQueue[Request[?]]()
@@ -59,7 +60,7 @@ final private[memcached] class Connection private (
   // whoever sees the connection closed also sees why
   private val reason = AtomicReference[MemcachedException | Null](null)
   private val closedPromise = Promise[MemcachedException]()
-  @volatile private var lastRead: Long = System.nanoTime()
+  @volatile private var lastRead: Long = clock.nanoTime()
   @volatile private var replies: Long = 0L
   @volatile private var writer: Future[Unit] | Null = null
   @volatile private var reader: Future[Unit] | Null = null
@@ -188,7 +189,7 @@ final private[memcached] class Connection private (
               req.seq = nextSeq
               nextSeq += 1
               req.encode(out, meta)
-              req.writtenAt = System.nanoTime()
+              req.writtenAt = clock.nanoTime()
               counters.inFlight.incrementAndGet()
               inFlight.add(req)
               if isClosed then drain()
@@ -224,7 +225,7 @@ final private[memcached] class Connection private (
         val n = socket.read(buf)
         if n < 0 then close(ConnectionLost(s"${counters.node}: the server closed the connection"))
         else
-          lastRead = System.nanoTime()
+          lastRead = clock.nanoTime()
           parser.feed(buf.array, 0, n)
           var reply = parser.next()
           while reply != null && dispatch(reply) do reply = parser.next()
@@ -290,6 +291,6 @@ private[memcached] object Connection:
       case e: Throwable =>
         ch.close()
         throw e
-    val c = Connection(ch, config, counters)
+    val c = Connection(ch, config, counters, summon[Async].support.clock)
     c.start()
     c

@@ -280,13 +280,13 @@ final class MemcachedClient private (
   private[memcached] def isClosed: Boolean = closed.get || group.isCancelled
 
   /**
-   * The `System.nanoTime` by which a call with `deadline` must complete, taken when the call
+   * The time of the support's clock (`Clocks.now`) by which a call with `deadline` must complete, taken when the call
    * starts, so that the client's own work (encoding, validating and grouping keys) counts
    * against it (GiveUpSuite's regression tests). Capped far in the future (a century) so the
    * arithmetic on it never wraps.
    */
-  private[memcached] def dueAt(deadline: FiniteDuration): Long =
-    System.nanoTime() + math.min(Validate.deadline(deadline), MemcachedClient.MaxDeadlineNanos)
+  private[memcached] def dueAt(deadline: FiniteDuration)(using Async): Long =
+    Clocks.now() + math.min(Validate.deadline(deadline), MemcachedClient.MaxDeadlineNanos)
 
   private def nowSeconds: Long = System.currentTimeMillis() / 1000
 

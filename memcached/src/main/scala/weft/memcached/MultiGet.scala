@@ -17,7 +17,7 @@ import weft.internal.runtime.DurationText
 private[memcached] object MultiGet:
 
   /**
-   * Runs the read for `keys` (repeats read once), due by `due` (`System.nanoTime`, taken when
+   * Runs the read for `keys` (repeats read once), due by `due` (`Clocks.now`, taken when
    * the call started: reading, validating and grouping the keys count against the deadline,
    * and a chunk out of time before it is sent is not sent, GiveUpSuite's regression test).
    * @throws ClientClosed
@@ -37,7 +37,7 @@ private[memcached] object MultiGet:
     val single = client.singleNode
     val byNode: Iterable[(Node, IndexedSeq[Int])] =
       if ks.isEmpty then Nil
-      else if due - System.nanoTime() <= 0 then Nil // out of time already: no key is hashed
+      else if due - Clocks.now() <= 0 then Nil // out of time already: no key is hashed
       else if single != null then List(single -> ks.indices) // no key to hash
       else ks.indices.groupBy(i => client.nodeFor(ks(i)))
     var failures = Map.empty[String, MemcachedException]
@@ -48,7 +48,7 @@ private[memcached] object MultiGet:
         else MultiGetRequest(part.map(ks), part.map(encoded), binary)
       try
         if client.isClosed then throw ClientClosed("the client is closed")
-        val left = due - System.nanoTime()
+        val left = due - Clocks.now()
         if left <= 0 then throw Calls.lateBeforeSending(node, req, deadline)
         node.submit(req)
         sent += req -> Calls.armDeadline(node, req, left, deadline)

@@ -107,7 +107,7 @@ final private[memcached] class Node(
       val t = Timer(every)
       try Async.await(Async.either(c.closed, t))
       finally t.cancel()
-      val stalled = c.stalledNanos(System.nanoTime())
+      val stalled = c.stalledNanos(Clocks.now())
       if stalled > limit then
         c.close(
           ConnectionLost(

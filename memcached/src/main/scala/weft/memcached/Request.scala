@@ -29,7 +29,7 @@ abstract private[memcached] class Request[T]:
    */
   var seq: Long = 0L
 
-  /** `System.nanoTime` when written (for liveness), set by the writer. */
+  /** The connection clock's time when written (for liveness), set by the writer. */
   @volatile var writtenAt: Long = 0L
 
   /** How many opaque numbers this request uses. */

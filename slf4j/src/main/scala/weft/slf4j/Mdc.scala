@@ -2,7 +2,7 @@ package weft.slf4j
 
 import org.slf4j.MDC
 import weft.Async
-import weft.runtime.{AsyncSupport, Fiber, Scheduler}
+import weft.runtime.{AsyncSupport, Clock, Fiber, Scheduler}
 import weft.internal.async.ForkHook
 
 /**
@@ -61,3 +61,5 @@ private final class MdcSupport(underlying: AsyncSupport) extends AsyncSupport:
       finally MDC.clear()
 
   def scheduler: Scheduler = underlying.scheduler
+
+  def clock: Clock = underlying.clock
