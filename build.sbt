@@ -130,7 +130,7 @@ lazy val io = (project in file("io"))
  * test dependencies only (the golden Ketama test places keys with their own locators).
  */
 lazy val memcached = (project in file("memcached"))
-  .dependsOn(core % "compile->compile;test->test", io)
+  .dependsOn(core % "compile->compile;test->test", io, testkit % "test->compile")
   .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-memcached",

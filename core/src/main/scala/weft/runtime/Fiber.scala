@@ -29,6 +29,14 @@ object Fiber:
   /** Parks the current fiber for at most `nanos` (>= 0) nanoseconds, as [[park]] does. */
   def parkNanos(blocker: AnyRef, nanos: Long): Unit = FiberDomain.park(blocker, math.max(0L, nanos))
 
+  /**
+   * Runs `body`, a JDK call that waits on the world outside the process (a socket read, an
+   * accept), and returns its value. Outside a [[FiberDomain]] it only runs `body`; a test kit's
+   * virtual time holds its clock while a fiber blocks in the JDK, unless told that such outside
+   * waits count as waiting (`weft-testkit`'s `VirtualTimeConfig.outsideWaitsHoldTime`).
+   */
+  def waitingOutside[T](body: => T): T = FiberDomain.outside(body)
+
   /** Tests and clears the current fiber's interrupt status. */
   inline def interrupted(): Boolean = Thread.interrupted()
 

@@ -40,6 +40,16 @@ abstract class FiberDomain:
   /** One fewer member can run: it parked in a weft wait, or ended. */
   protected def onWaiting(): Unit
 
+  /**
+   * Whether a member waiting on the world outside the process ([[Fiber.waitingOutside]]: a
+   * socket read, an accept) holds the count like any JDK call (`true`, the default), or counts
+   * as waiting meanwhile (`false`: a test kit then lets time pass while a peer is silent).
+   */
+  protected def outsideWaitsHoldTime: Boolean = true
+
+  /** `delta` (+1 or -1) members now wait outside, counted as waiting. */
+  protected def onOutside(delta: Int): Unit = ()
+
   /** Makes this domain's members counted from now on; call before [[start]]. */
   final def open(): Unit = FiberDomain.synchronized(active += 1)
 
@@ -77,8 +87,9 @@ abstract class FiberDomain:
             jdkState == Thread.State.BLOCKED)
         b += MemberView(
           Fiber.describe(t),
-          parked,
+          parked && !m.outside,
           inJdk,
+          m.outside,
           LockSupport.getBlocker(t),
           t.getStackTrace
         )
@@ -92,13 +103,15 @@ abstract class FiberDomain:
 object FiberDomain:
 
   /**
-   * A member as a report shows it: its name, whether it is parked in a weft wait or blocked in a
-   * JDK call, the object it parks on (a weft waiter, a channel's cell, a semaphore) and its stack.
+   * A member as a report shows it: its name, whether it is parked in a weft wait, blocked in a
+   * JDK call, or waiting outside counted as waiting ([[Fiber.waitingOutside]]), the object it
+   * parks on (a weft waiter, a channel's cell, a semaphore) and its stack.
    */
   final case class MemberView(
       name: String,
       parkedInWeft: Boolean,
       blockedInJdk: Boolean,
+      waitingOutside: Boolean,
       blocker: AnyRef | Null,
       stack: Array[StackTraceElement]
   )
@@ -116,6 +129,34 @@ object FiberDomain:
   private final class Member(val thread: Thread, val domain: FiberDomain):
     val state = AtomicInteger(Running)
 
+    /** Whether it waits outside ([[Fiber.waitingOutside]]) counted as waiting. */
+    @volatile var outside = false
+
+    /**
+     * Runs `body` (a wait on the outside world) counted as waiting, then counts the member
+     * runnable again unless a waker did; a member woken before (`Permit`) runs it counted.
+     */
+    def waitOutside[T](body: => T): T =
+      if !state.compareAndSet(Running, Parked) then body
+      else
+        outside = true
+        domain.onOutside(1)
+        domain.onWaiting()
+        try body
+        finally
+          settle() // counted runnable before it stops counting as an outside wait
+          outside = false
+          domain.onOutside(-1)
+
+    /** After a park or an outside wait: `Running` again, counted once. */
+    def settle(): Unit =
+      var done = false
+      while !done do
+        if state.compareAndSet(Woken, Running) then done = true
+        else if state.compareAndSet(Parked, Running) then
+          domain.onRunnable() // nobody counted this wake: spurious, timed out, or foreign
+          done = true
+
     /** Parks once, for at most `nanos` (or without limit if negative), keeping the count. */
     def park(blocker: AnyRef, nanos: Long): Unit =
       if state.compareAndSet(Permit, Running) then
@@ -125,12 +166,7 @@ object FiberDomain:
       else if state.compareAndSet(Running, Parked) then
         domain.onWaiting()
         parkJdk(blocker, nanos)
-        var done = false
-        while !done do
-          if state.compareAndSet(Woken, Running) then done = true
-          else if state.compareAndSet(Parked, Running) then
-            domain.onRunnable() // nobody counted this wake: spurious, timed out, or foreign
-            done = true
+        settle()
 
     /** Counts the member runnable if it is parked; called before the JDK's unpark. */
     def wake(): Unit =
@@ -157,6 +193,13 @@ object FiberDomain:
     if active != 0 then
       val m = members.get(t)
       if m != null then m.wake()
+
+  /** [[Fiber.waitingOutside]]. */
+  private[runtime] def outside[T](body: => T): T =
+    if active == 0 then body
+    else
+      val m = members.get(Thread.currentThread())
+      if m == null || m.domain.outsideWaitsHoldTime then body else m.waitOutside(body)
 
   /** The support of the calling fiber's domain, or `otherwise` if it belongs to none. */
   private[runtime] def supportOfCurrent(otherwise: AsyncSupport): AsyncSupport =

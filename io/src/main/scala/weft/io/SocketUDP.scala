@@ -5,6 +5,7 @@ import java.nio.ByteBuffer
 import java.nio.channels.DatagramChannel
 import java.util.concurrent.atomic.AtomicReference
 import weft.{Async, Future}
+import weft.runtime.Fiber
 
 /**
  * A UDP socket whose sends and receives are futures.
@@ -104,7 +105,7 @@ final class SocketUDP(val maxPacketSize: Int = 65507) extends IOResource:
       IOTask.start(this):
         val a = new Array[Byte](maxPacketSize)
         val bb = ByteBuffer.wrap(a)
-        val from = c.receive(bb)
+        val from = Fiber.waitingOutside(c.receive(bb))
         DatagramPacket(a, 0, bb.position(), from)
 
   /**
@@ -115,7 +116,7 @@ final class SocketUDP(val maxPacketSize: Int = 65507) extends IOResource:
    */
   def receive(buffer: ByteBuffer)(using Async): Future[SocketAddress] =
     require(!buffer.isReadOnly, s"cannot receive into a read-only buffer")
-    withChannel(c => IOTask.start(this)(c.receive(buffer)))
+    withChannel(c => IOTask.start(this)(Fiber.waitingOutside(c.receive(buffer))))
 
   override def toString: String = s"SocketUDP(${if isOpened then s"port $localPort" else "closed"})"
 

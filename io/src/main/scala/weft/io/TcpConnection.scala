@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.{AtomicBoolean, AtomicReference}
 import java.util.concurrent.locks.ReentrantLock
 import scala.concurrent.duration.{Duration, FiniteDuration}
 import weft.{Async, Future}
+import weft.runtime.Fiber
 
 /**
  * A TCP connection with buffered reading for protocol clients: read into a buffer, read exactly
@@ -195,9 +196,10 @@ final class TcpConnection private[io] (
   /** One socket read straight into `dst` (bypassing the buffer); -1 at end of stream. */
   private def readDirect(dst: ByteBuffer): Int =
     val in = timedInput
-    if in == null then channel.read(dst)
+    if in == null then Fiber.waitingOutside(channel.read(dst))
     else if dst.hasArray then
-      val n = in.read(dst.array, dst.arrayOffset + dst.position(), dst.remaining)
+      val n =
+        Fiber.waitingOutside(in.read(dst.array, dst.arrayOffset + dst.position(), dst.remaining))
       if n > 0 then dst.position(dst.position() + n)
       n
     else
@@ -210,9 +212,13 @@ final class TcpConnection private[io] (
     val n =
       try
         val in = timedInput
-        if in == null then channel.read(buf)
+        if in == null then Fiber.waitingOutside(channel.read(buf))
         else
-          val r = in.read(buf.array, buf.arrayOffset + buf.position(), buf.remaining)
+          val r = Fiber.waitingOutside(in.read(
+            buf.array,
+            buf.arrayOffset + buf.position(),
+            buf.remaining
+          ))
           if r > 0 then buf.position(buf.position() + r)
           r
       finally buf.flip()

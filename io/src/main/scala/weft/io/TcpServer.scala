@@ -4,6 +4,7 @@ import java.net.{InetSocketAddress, StandardSocketOptions, UnknownHostException}
 import java.nio.channels.ServerSocketChannel
 import scala.concurrent.duration.{Duration, FiniteDuration}
 import weft.{Async, Future}
+import weft.runtime.Fiber
 
 /**
  * A listening TCP socket whose accepts are futures.
@@ -44,7 +45,7 @@ final class TcpServer private (
     if !channel.isOpen then Future.failed(IOErrors.closed(describe))
     else
       IOTask.start(this, (c: TcpConnection) => c.close()):
-        val ch = channel.accept()
+        val ch = Fiber.waitingOutside(channel.accept())
         try
           ch.setOption(StandardSocketOptions.TCP_NODELAY, java.lang.Boolean.TRUE)
           val remote = ch.getRemoteAddress.asInstanceOf[InetSocketAddress]

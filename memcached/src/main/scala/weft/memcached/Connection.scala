@@ -7,6 +7,7 @@ import java.util.concurrent.{ConcurrentLinkedQueue, LinkedBlockingQueue, Semapho
 import java.util.concurrent.atomic.AtomicReference
 import scala.util.Failure
 import weft.{Async, Future, Promise}
+import weft.runtime.Fiber
 
 /**
  * One pipelined connection to a server: many callers, one writer fiber, one reader fiber.
@@ -172,14 +173,18 @@ final private[memcached] class Connection private (
         out.reset()
     try
       while !isClosed do
-        held = queue.take()
+        // The writer waits for callers in a JDK queue (and for a slot in a JDK semaphore): for a
+        // test kit's virtual time these are waits outside weft, which hold the clock unless the
+        // kit counts outside waits as waiting (VirtualTimeConfig.outsideWaitsHoldTime = false,
+        // for tests of a silent server: MemcachedVirtualTimeSuite).
+        held = Fiber.waitingOutside(queue.take())
         while held != null do
           val req = held.nn
           counters.queued.decrementAndGet()
           if !req.promise.isCompleted then
             if !window.tryAcquire() then
               flush()
-              window.acquire()
+              Fiber.waitingOutside(window.acquire())
             // the caller may have given up while the writer waited for a slot: such a request
             // is never written either (GiveUpSuite's regression test)
             if req.promise.isCompleted then window.release()
@@ -222,7 +227,7 @@ final private[memcached] class Connection private (
     try
       while !isClosed do
         buf.clear()
-        val n = socket.read(buf)
+        val n = Fiber.waitingOutside(socket.read(buf)) // a silent server: see VirtualTimeConfig
         if n < 0 then close(ConnectionLost(s"${counters.node}: the server closed the connection"))
         else
           lastRead = clock.nanoTime()

@@ -28,7 +28,7 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
   import Driver.*
 
   val scheduler = VirtualScheduler()
-  private val domain = VirtualDomain(scheduler, Thread.currentThread())
+  private val domain = VirtualDomain(scheduler, Thread.currentThread(), config)
   private val idleWaiters = ConcurrentLinkedQueue[Promise[Unit]]()
   private val timed = mutable.PriorityQueue.empty[Target](using Ordering.by[Target, Long](-_.at))
   @volatile private var bodyDone = false
@@ -106,7 +106,24 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
           timed.synchronized:
             while timed.nonEmpty && timed.head.at <= scheduler.elapsedNanos do
               idleWaiters.add(timed.dequeue().promise)
-        case None => maybeDeadlock()
+        case None =>
+          if domain.outsideCount > 0 then watchOutside() else maybeDeadlock()
+
+  /**
+   * Idle, nothing pending, but fibers wait on the outside world: wait for it in slices, and fail
+   * if nothing progresses for the blocked limit.
+   */
+  private def watchOutside(): Unit =
+    LockSupport.parkNanos(this, math.min(config.blockedLimit.toNanos, SliceNanos))
+    val now = System.nanoTime()
+    val p = domain.progress
+    if p != lastProgress then
+      lastProgress = p
+      stillSince = now
+    else if now - stillSince >= config.blockedLimit.toNanos then
+      val waiting = domain.snapshot().filter(_.waitingOutside).map(WaitingFiber.of)
+      if waiting.nonEmpty then fail(BlockedFiberException(waiting, config.blockedLimit))
+      stillSince = now
 
   private def releaseIdleWaiters(): Boolean =
     var any = false

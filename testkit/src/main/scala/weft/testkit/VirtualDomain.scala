@@ -9,12 +9,23 @@ import weft.runtime.{AsyncSupport, Clock, Fiber, FiberDomain, Scheduler}
  * named `weft-test-N` for reports, and counted by [[FiberDomain]] so that the [[Driver]] (parked
  * on `driver`) is woken when the last runnable one waits.
  */
-private[testkit] final class VirtualDomain(val scheduler: VirtualScheduler, driver: Thread)
-    extends FiberDomain:
+private[testkit] final class VirtualDomain(
+    val scheduler: VirtualScheduler,
+    driver: Thread,
+    config: VirtualTimeConfig
+) extends FiberDomain:
 
   private val runnable = AtomicInteger(0)
   private val wakes = AtomicLong(0)
   private val names = AtomicInteger(0)
+  private val outside = AtomicInteger(0)
+
+  /** The number of members waiting outside, counted as waiting. */
+  def outsideCount: Int = outside.get
+
+  override protected def outsideWaitsHoldTime: Boolean = config.outsideWaitsHoldTime
+
+  override protected def onOutside(delta: Int): Unit = outside.addAndGet(delta): Unit
 
   /** The number of members that can run now. */
   def runnableCount: Int = runnable.get

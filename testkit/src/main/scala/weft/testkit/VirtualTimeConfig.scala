@@ -14,10 +14,19 @@ import scala.concurrent.duration.*
  *   how long (real time) every fiber must have been waiting, with no timer pending, before the
  *   scope fails with a [[DeadlockException]]: room for a wake from outside the scope (a JDK
  *   callback completing a promise) that the kit cannot see coming
+ * @param outsideWaitsHoldTime
+ *   whether a fiber waiting in one of weft's own socket reads or accepts (`weft-io`'s TCP and
+ *   UDP, the memcached client's connection reader) holds virtual time still like any JDK call
+ *   (`true`, the default: a reply on its way is never overtaken by a virtual deadline), or
+ *   counts as waiting (`false`: virtual time passes while a peer is silent, so a test can watch
+ *   a deadline or a liveness check fire against a stalled server; a reply in flight may then be
+ *   overtaken). Waiting outside never counts as a deadlock: with nothing else pending the scope
+ *   waits for the outside world, up to `blockedLimit` without progress
  */
 final case class VirtualTimeConfig(
     blockedLimit: FiniteDuration = 5.seconds,
-    deadlockGrace: FiniteDuration = 20.millis
+    deadlockGrace: FiniteDuration = 20.millis,
+    outsideWaitsHoldTime: Boolean = true
 ):
   require(
     blockedLimit > Duration.Zero,

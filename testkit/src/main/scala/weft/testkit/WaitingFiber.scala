@@ -33,14 +33,18 @@ private[testkit] object WaitingFiber:
     val full = m.stack.toList
     // A weft wait's stack starts with the park itself (the JDK's and weft.runtime's frames):
     // it is the same for every fiber, so the report starts at the wait that parked.
+    val inJdk = m.blockedInJdk || m.waitingOutside
     val stack =
-      if m.blockedInJdk then full
+      if inJdk then full
       else
         full.dropWhile: e =>
           val c = e.getClassName
           c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("weft.runtime.")
-    val what = if m.blockedInJdk then jdkCall(stack) else weftWait(stack)
-    WaitingFiber(m.name, what, m.blockedInJdk, stack)
+    val what =
+      if m.waitingOutside then s"the outside world, in ${jdkCall(stack)}"
+      else if m.blockedInJdk then jdkCall(stack)
+      else weftWait(stack)
+    WaitingFiber(m.name, what, inJdk, stack)
 
   /** The message: a headline, then each fiber with what it waits on and its top frames. */
   def report(headline: String, fibers: List[WaitingFiber]): String =
