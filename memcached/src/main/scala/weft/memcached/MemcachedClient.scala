@@ -288,6 +288,10 @@ final class MemcachedClient private (
   private[memcached] def dueAt(deadline: FiniteDuration)(using Async): Long =
     Clocks.now() + math.min(Validate.deadline(deadline), MemcachedClient.MaxDeadlineNanos)
 
+  /**
+   * The wall clock in Unix seconds, for an expiry the server reads as an absolute time: it is the
+   * server's clock that counts, so neither weft's clock nor a test kit's virtual time applies.
+   */
   private def nowSeconds: Long = System.currentTimeMillis() / 1000
 
   /** An unconditional store: any answer but "stored" is a [[ServerError]]. */

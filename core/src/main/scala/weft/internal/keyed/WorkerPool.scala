@@ -186,6 +186,9 @@ private[weft] final class WorkerPool(
       def stopping: Boolean = shutdown
       var running = true
       var sinceYield = 0
+      // Real time on purpose, here and in parkIdle: how long a worker runs before it yields its
+      // carrier, and how long an idle worker's thread is kept, are about the machine's threads,
+      // not about the program's timers, so a test kit's virtual time does not apply.
       var lastYield = System.nanoTime()
       while running && !stopping do
         var lane = poll()

@@ -53,7 +53,7 @@ private[weft] object PlatformSpin:
   /** Spins until `done` or [[SpinNanos]] have passed: CPU hints first, then yields. */
   inline def spinUntil(inline done: Boolean): Unit =
     if !done then
-      val start = System.nanoTime()
+      val start = System.nanoTime() // real time on purpose: a spin is a CPU budget, not a timer
       var i = 0
       while !done && System.nanoTime() - start < SpinNanos do
         if i < HintedSpins then Thread.onSpinWait() else Thread.`yield`()
