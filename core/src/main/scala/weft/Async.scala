@@ -109,7 +109,9 @@ object Async:
    * Runs `body` with an `Async` context and returns its value (or throws its exception).
    *
    * `body` runs on the calling thread, platform or virtual, so the caller's thread-locals (a
-   * logging context, say) are visible in it; an await inside parks that thread. When `body` ends,
+   * logging context, say) are visible in it; an await inside parks that thread. Its futures and
+   * timers use the calling fiber's support (`AsyncSupport.current`): the default one, or inside
+   * a test kit's virtual time, the kit's. When `body` ends,
    * every future started in it that is still running is cancelled, and `blocking` returns only
    * after all of their threads have terminated.
    *
@@ -123,7 +125,7 @@ object Async:
    */
   def blocking[T](body: Async ?=> T): T =
     val root = CompletionGroup()
-    try body(using AsyncContext(root, CallerRunner(root), AsyncSupport.default))
+    try body(using AsyncContext(root, CallerRunner(root), AsyncSupport.current))
     finally
       root.cancel()
       root.waitCompletion()
