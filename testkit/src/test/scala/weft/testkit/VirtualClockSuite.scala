@@ -42,8 +42,9 @@ class VirtualClockSuite extends Deadlined:
     VirtualTime.run:
       val steps = AtomicInteger(0)
       val worker = Future:
-        sleep(1.second)
-        // Woken at 1 s, it does a chain of value hand-offs: all of it before advanceBy returns.
+        sleep(2.seconds)
+        // Woken at 2 s, the target of advanceBy: its chain of value hand-offs all happens before
+        // advanceBy returns.
         val ch = SyncChannel[Int]()
         val helper = Future((1 to 100).foreach(i => ch.send(i)))
         for _ <- 1 to 100 do
