@@ -117,6 +117,18 @@ class DeadlockReportSuite extends Deadlined:
     assertWaits(e, names("child"), "a channel read")
     assertWaits(e, names("main"), "a future (await)")
 
+  test("a wake from outside the scope within the grace is not a deadlock"):
+    val outside = Promise[Int]()
+    val helper = Thread.ofPlatform().start: () =>
+      Thread.sleep(50)
+      outside.success(42)
+    val v = VirtualTime(VirtualTimeConfig(deadlockGrace = 5.seconds)).run:
+      sleep(3.seconds)
+      val got = outside.future.await // every fiber waits, no timer: only the grace keeps it
+      (got, currentTime)
+    helper.join()
+    assertEquals(v, (42, 3.seconds))
+
   test("a fiber in Thread.sleep: BlockedFiberException naming it and the call"):
     val names = Names()
     val limit = 200.millis

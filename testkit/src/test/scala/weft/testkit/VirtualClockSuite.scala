@@ -132,6 +132,15 @@ class VirtualClockSuite extends Deadlined:
       assertEquals(driver.await, 30.seconds)
       assertEquals(sleeper.await, 1.minute)
 
+  test("a fiber blocked in a JDK call holds the clock still until it returns"):
+    VirtualTime.run:
+      val sleeper = Future { sleep(1.second); currentTime }
+      val blocked = Future:
+        Thread.sleep(50) // real time: the sleeper's timer must not fire meanwhile
+        currentTime
+      assertEquals(blocked.await, Duration.Zero)
+      assertEquals(sleeper.await, 1.second)
+
   test("bad input: a negative advanceBy, a bad config, a null config"):
     VirtualTime.run:
       val e = intercept[IllegalArgumentException](advanceBy(-1.nano))
