@@ -37,6 +37,7 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
   private var stillSince = 0L
   private var failAttempts = 0
   @volatile private var main: Fiber | Null = null
+  private var callerInterrupted = false
 
   /** Runs `body` in the scope and returns its value, or throws its (or the scope's) failure. */
   def run[T](body: (VirtualClock, Async) ?=> T): T =
@@ -57,12 +58,20 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
           finally bodyDone = true
       )
       loop()
-    finally domain.close()
+    finally
+      domain.close()
+      // Timers nobody cancelled (a `Timer` left to ring, a rate limiter's window) would stay in
+      // the queue of a scope that never moves again: dropped, so nothing outlives the scope.
+      scheduler.clear()
+    if callerInterrupted then Thread.currentThread().interrupt()
     val f = failure
     if f != null then
       result.nn.failed.foreach(e => if e ne f then f.addSuppressed(e))
       throw f
     result.nn.get
+
+  /** The fibers of the scope still counted (none once [[run]] has returned or thrown). */
+  def liveFibers: List[weft.runtime.FiberDomain.MemberView] = domain.snapshot()
 
   /** Waits (as a counted fiber) until every other fiber of the scope waits. */
   def awaitIdle()(using Async): Unit =
@@ -79,8 +88,20 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
 
   private def loop(): Unit =
     while !(bodyDone && domain.runnableCount == 0) do
+      if Thread.interrupted() then onCallerInterrupted()
       if domain.runnableCount > 0 then watchRunning()
       else if !bodyDone then onIdle()
+
+  /**
+   * The thread running the scope was interrupted (its own scope cancelled, a test's deadline):
+   * the body is interrupted as a root scope's would be, its fibers end as in any cancellation,
+   * and the caller's interrupt status is set again when `run` ends. Without this, every park of
+   * the loop would return at once and the body would go on in a busy loop.
+   */
+  private def onCallerInterrupted(): Unit =
+    if !callerInterrupted then
+      callerInterrupted = true
+      if main != null then main.nn.interrupt()
 
   /** Some fiber runs: park until idle, and check for a fiber blocked in the JDK meanwhile. */
   private def watchRunning(): Unit =
@@ -139,7 +160,7 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
     val before = domain.progress
     val graceEnd = System.nanoTime() + config.deadlockGrace.toNanos
     while domain.runnableCount == 0 && domain.progress == before &&
-      System.nanoTime() - graceEnd < 0 && !bodyDone
+      System.nanoTime() - graceEnd < 0 && !bodyDone && !Thread.currentThread().isInterrupted
     do LockSupport.parkNanos(this, math.max(1L, graceEnd - System.nanoTime()))
     val quiet = domain.runnableCount == 0 && domain.progress == before && !bodyDone &&
       scheduler.nextDue.isEmpty && idleWaiters.isEmpty && timed.synchronized(timed.isEmpty)

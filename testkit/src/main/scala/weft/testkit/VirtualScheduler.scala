@@ -30,7 +30,11 @@ private[testkit] final class VirtualScheduler extends Scheduler, Clock:
       queue.add(e)
       () => synchronized(queue.remove(e))
 
+  /** How many tasks are pending. */
   def pendingCount: Int = synchronized(queue.size)
+
+  /** Drops every pending task: the scope is over, its time will never come. */
+  def clear(): Unit = synchronized(queue.clear())
 
   /** When the earliest task is due (elapsed nanoseconds), or `None` if none is pending. */
   def nextDue: Option[Long] = synchronized(Option(queue.peek()).map(_.due))

@@ -32,7 +32,10 @@ import weft.Async
  *   - Timers, tickers, rate limiters and circuit breakers use virtual time when they are made
  *     inside the scope; one made outside keeps real time.
  *   - The scope is structured: it cancels and joins everything it started before it returns, and
- *     leaves no timer behind (its timers die with it).
+ *     leaves no timer behind (a timer nobody cancelled is dropped, never fired).
+ *   - An interrupt of the thread calling `run` (a test's deadline, the caller's own scope
+ *     cancelled) cancels the body as a root scope's interrupt does; `run` throws what the body
+ *     then throws, and the thread's interrupt status is set again.
  */
 object VirtualTime:
 
