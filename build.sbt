@@ -116,7 +116,7 @@ lazy val slf4j = (project in file("slf4j"))
  */
 lazy val testkit = (project in file("testkit"))
   .dependsOn(core % "compile->compile;test->test")
-  .settings(testSettings, publicApiCheck, guideStrict)
+  .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(name := "weft-testkit")
 
 /** POSIX-like files, UDP and TCP as futures. */

@@ -72,7 +72,14 @@ object ApiBoundaries:
       def isCore(s: Symbol): Boolean =
         val p = packageOf(s)
         (p == "weft" || p.startsWith("weft.")) &&
-        !Seq("weft.io", "weft.memcached", "weft.slf4j", "weft.testing", "weft.bench").exists(m =>
+        !Seq(
+          "weft.io",
+          "weft.memcached",
+          "weft.slf4j",
+          "weft.testkit",
+          "weft.testing",
+          "weft.bench"
+        ).exists(m =>
           p == m || p.startsWith(m + ".")
         )
 
