@@ -86,7 +86,7 @@ abstract class FiberDomain:
           (jdkState == Thread.State.WAITING || jdkState == Thread.State.TIMED_WAITING ||
             jdkState == Thread.State.BLOCKED)
         b += MemberView(
-          Fiber.describe(t),
+          if t.getName.isEmpty then Fiber.describe(t) else t.getName,
           parked && !m.outside,
           inJdk,
           m.outside,

@@ -66,6 +66,7 @@ private[testkit] object WaitingFiber:
     ("SelectWait", "", "a select"),
     ("CompletionGroup", "waitCompletion", "the futures of a scope ending"),
     ("CompletionGroup", "join", "the members of a group ending"),
+    ("weft.sleep$package", "sleep", "a sleep"),
     ("weft.Async", "suspend", "a future (await)")
   )
 

@@ -61,7 +61,7 @@ class VirtualTimeGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
     val byName = e.fibers.sortBy(_.name) // weft-test-1, weft-test-2, weft-test-main
     val waits = List("a channel read", "a channel read", "a future (await)")
     assertEquals(byName.map(_.waitsOn), waits)
-    assert(e.getMessage.contains("\"weft-test-1\" waits on a channel read"), e.getMessage)
+    assert(e.getMessage.contains("weft-test-1 waits on a channel read"), e.getMessage)
   // end
 
   // example: virtual-time-blocked
@@ -84,8 +84,8 @@ class VirtualTimeGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
         a.await
     val m = e.getMessage
     assert(m.startsWith("weft-testkit: deadlock at virtual time 0 s"), m)
-    assert(m.contains("virtual thread \"weft-test-1\" waits on a channel read"), m)
-    assert(m.contains("virtual thread \"weft-test-main\" waits on a future (await)"), m)
+    assert(m.contains("weft-test-1 waits on a channel read"), m)
+    assert(m.contains("weft-test-main waits on a future (await)"), m)
     assert(m.contains("at weft.internal.channels.CellChannel.read("), m)
 
   test("the blocked-fiber report's message names the JDK call and its caller"):

@@ -38,7 +38,7 @@ class DeadlockReportSuite extends Deadlined:
 
   /** The fiber of the report that had the name `name`. */
   private def fiber(e: VirtualTimeException, name: String): WaitingFiber =
-    e.fibers.find(_.name.contains(s"\"$name\"")) match
+    e.fibers.find(_.name == name) match
       case Some(f) => f
       case None    => fail(s"no fiber named $name in the report:\n${e.getMessage}")
 

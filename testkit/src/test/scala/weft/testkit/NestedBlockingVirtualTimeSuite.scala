@@ -5,15 +5,14 @@ import weft.*
 
 /**
  * A scope entered inside a virtual-time scope (`Async.blocking` called by code under test)
- * should count the same virtual clock. It does not yet: `Async.blocking` takes
- * `AsyncSupport.default` (core's `Async.scala`), so its `sleep` waits on the real timer thread
- * and the kit, seeing every fiber wait with no virtual timer pending, reports a deadlock.
- * The test is marked `.fail` (munit passes it while it fails) until `Async.blocking` takes the
- * calling fiber's support (`AsyncSupport.current`); then remove `.fail`.
+ * counts the same virtual clock: `Async.blocking` takes the calling fiber's support
+ * (`AsyncSupport.current`). Regression: it took `AsyncSupport.default`, so its `sleep` waited on
+ * the real timer thread and the kit, seeing every fiber wait with no virtual timer pending,
+ * reported a deadlock.
  */
 class NestedBlockingVirtualTimeSuite extends munit.FunSuite, weft.testing.Deadlined:
 
-  test("an Async.blocking entered inside the scope sleeps on virtual time".fail):
+  test("regression: an Async.blocking entered inside the scope sleeps on virtual time"):
     VirtualTime.run:
       Async.blocking(sleep(1.hour))
       assertEquals(currentTime, 1.hour)
