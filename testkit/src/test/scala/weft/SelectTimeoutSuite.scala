@@ -112,6 +112,9 @@ class SelectTimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
         )
       assertEquals((sum, timeouts), ((1 to 200).sum, 0))
       assertEquals(currentTime, 20.millis, "twenty pauses of 1 ms, no timeout")
+      // the last select is won by the producer's close, which drops the losing timeout case
+      // after waking the reader: wait until it has
+      runUntilIdle()
       assertEquals(scopeTimers, 0, "every timer freed")
 
   test("a negative timeout is rejected with a message naming it"):

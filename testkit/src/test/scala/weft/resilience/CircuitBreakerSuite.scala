@@ -20,11 +20,9 @@ class CircuitBreakerSuite extends munit.FunSuite, weft.testing.Deadlined:
   val boom = IllegalStateException("boom")
 
   /** Runs `body` on virtual time, with a breaker of `config` made there. */
-  def onVirtualTime(config: CircuitBreakerConfig)(body: (
-      VirtualClock,
-      Async
-  ) ?=> CircuitBreaker => Unit): Unit =
-    VirtualTime.run(body(CircuitBreaker(config)))
+  def onVirtualTime(config: CircuitBreakerConfig)(
+      body: CircuitBreaker => (VirtualClock, Async) ?=> Unit
+  ): Unit = VirtualTime.run(body(CircuitBreaker(config)))
 
   def ok(b: CircuitBreaker): Try[Int] = Try(b.run(1))
   def fail(b: CircuitBreaker): Try[Int] = Try(b.run(throw boom))
