@@ -75,6 +75,21 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
       assert(childCleaned.get, "the body's child future was not finished")
       assertEquals(scopeTimers, 0, "the body's sleeps left a timer")
 
+  // The child's region defers its cancellation for 5 ms past the limit: a call that returned
+  // without joining the block's futures would return at the limit, before the child ended.
+  test("on timeout the call returns only once the block's futures have ended"):
+    val childEnded = AtomicBoolean()
+    VirtualTime.run:
+      val r = withTimeoutOption(40):
+        Future:
+          uninterruptible:
+            sleep(45)
+            childEnded.set(true)
+        sleep(60_000)
+      assertEquals(r, None)
+      assert(childEnded.get, "the call returned before the block's future ended")
+      assertEquals(currentTime, 45.millis)
+
   test("the body's exception is rethrown, not turned into a timeout"):
     VirtualTime.run:
       val e = intercept[IllegalStateException](withTimeout(5000)(throw IllegalStateException("b")))
