@@ -8,8 +8,9 @@ import weft.{Async, Promise, await}
 
 /**
  * A clock the test moves by hand: time stands still until [[advance]], which runs the timers
- * and wakes the sleepers now due. So a limiter's or breaker's state machine is checked step by
- * step without sleeping.
+ * and wakes the sleepers now due. For the tests that control their threads themselves (the
+ * lincheck model, the pinned interleavings of `RateLimiterOrderSuite`); the limiters' and
+ * breakers' state machines are checked on the test kit's virtual time instead.
  */
 final class ManualClock extends Clock:
   private val now = AtomicLong(1_000_000_000L)

@@ -4,21 +4,30 @@ import java.util.concurrent.{CancellationException, TimeoutException}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 import scala.concurrent.duration.*
 import weft.*
-import weft.testing.TimeTesting.*
+import weft.testing.VirtualTesting.*
+import weft.testkit.*
 
-/** withTimeout / withTimeoutOption: values, timeouts that cancel the body's scope, errors. */
-class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
+/**
+ * withTimeout / withTimeoutOption: values, timeouts that cancel the body's scope, errors. On
+ * virtual time: a timeout fires at exactly its limit. The races with the real clock are in
+ * `TimeoutRealTimeSuite`.
+ */
+class TimeoutSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("a body that finishes in time gives its value"):
-    Async.blocking:
+    VirtualTime.run:
       assertEquals(withTimeout(5.seconds)(42), 42)
       assertEquals(withTimeoutOption(5000)("x"), Some("x"))
+      assertEquals(currentTime, Duration.Zero)
+      assertEquals(scopeTimers, 0)
 
-  test("a body that overruns throws TimeoutException, after at least the limit"):
-    val (e, ms) = timed:
-      intercept[TimeoutException](Async.blocking(withTimeout(80)(sleep(60_000))))
-    assert(e.getMessage.contains("80"))
-    assert(ms >= 80, s"timed out after $ms ms")
+  test("a body that overruns throws TimeoutException, at exactly the limit"):
+    VirtualTime.run:
+      val e = intercept[TimeoutException](withTimeout(80)(sleep(60_000)))
+      assert(e.getMessage.contains("80"))
+      assertEquals(currentTime, 80.millis)
+      intercept[TimeoutException](withTimeout(10.seconds)(sleep(20.seconds)))
+      assertEquals(currentTime, 80.millis + 10.seconds, "not 9.999 s, not 10.001 s later")
 
   test("withTimeoutEither: Right(value) in time, Left(onTimeout) after, body cancelled"):
     val bodyEnded = AtomicBoolean()
@@ -26,7 +35,7 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
     def late(): String =
       onTimeoutRuns += 1
       "late"
-    Async.blocking:
+    VirtualTime.run:
       assertEquals(withTimeoutEither(5.seconds, late())(42), Right(42))
       assertEquals(onTimeoutRuns, 0, "onTimeout was evaluated although the body was in time")
       val r = withTimeoutEither(30, late()):
@@ -34,21 +43,26 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
         finally bodyEnded.set(true)
         1
       assertEquals(r, Left("late"))
+      assertEquals(currentTime, 30.millis)
       assert(bodyEnded.get, "the body had not ended when the call returned")
       intercept[IllegalArgumentException](withTimeoutEither(-1, "x")(1))
       val e = intercept[IllegalStateException](
         withTimeoutEither(5.seconds, "x")(throw IllegalStateException("own"))
       )
       assertEquals(e.getMessage, "own")
+      assertEquals(currentTime, 30.millis)
 
   test("withTimeoutOption returns None on timeout"):
-    Async.blocking:
+    VirtualTime.run:
       assertEquals(withTimeoutOption(30.millis) { sleep(60_000); 1 }, None)
+      assertEquals(currentTime, 30.millis)
+      assertEquals(withTimeoutOption(30.millis) { sleep(29.millis); 1 }, Some(1))
+      assertEquals(currentTime, 59.millis)
 
   test("on timeout the body's scope is cancelled and finished before the call returns"):
     val bodyCleaned = AtomicBoolean()
     val childCleaned = AtomicBoolean()
-    Async.blocking:
+    VirtualTime.run:
       val r = withTimeoutOption(40):
         Future:
           try sleep(60_000)
@@ -56,29 +70,47 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
         try sleep(60_000)
         finally bodyCleaned.set(true)
       assertEquals(r, None)
+      assertEquals(currentTime, 40.millis)
       assert(bodyCleaned.get, "the body was not finished")
       assert(childCleaned.get, "the body's child future was not finished")
+      assertEquals(scopeTimers, 0, "the body's sleeps left a timer")
+
+  // The child's region defers its cancellation for 5 ms past the limit: a call that returned
+  // without joining the block's futures would return at the limit, before the child ended.
+  test("on timeout the call returns only once the block's futures have ended"):
+    val childEnded = AtomicBoolean()
+    VirtualTime.run:
+      val r = withTimeoutOption(40):
+        Future:
+          uninterruptible:
+            sleep(45)
+            childEnded.set(true)
+        sleep(60_000)
+      assertEquals(r, None)
+      assert(childEnded.get, "the call returned before the block's future ended")
+      assertEquals(currentTime, 45.millis)
 
   test("the body's exception is rethrown, not turned into a timeout"):
-    Async.blocking:
+    VirtualTime.run:
       val e = intercept[IllegalStateException](withTimeout(5000)(throw IllegalStateException("b")))
       assertEquals(e.getMessage, "b")
 
+  // The region defers the cancellation until its sleep has ended: the call returns then, with
+  // the timeout, not at the limit.
   test("an uninterruptible body is waited for, then the timeout is reported"):
-    val (r, ms) = timed:
-      Async.blocking:
-        withTimeoutOption(10) { uninterruptible(Thread.sleep(100)); 1 }
-    assertEquals(r, None)
-    assert(ms >= 100, s"returned after $ms ms, before the body ended")
+    VirtualTime.run:
+      val r = withTimeoutOption(10) { uninterruptible(sleep(100)); 1 }
+      assertEquals(r, None)
+      assertEquals(currentTime, 100.millis, "returned before the body ended")
 
   test("a finished body frees the timer"):
-    val before = pendingTimers
-    Async.blocking((1 to 100).foreach(i => assertEquals(withTimeout(60_000)(i), i)))
-    assert(pendingTimers <= before, s"pending $pendingTimers > $before")
+    VirtualTime.run:
+      (1 to 100).foreach(i => assertEquals(withTimeout(60_000)(i), i))
+      assertEquals(scopeTimers, 0)
 
   test("cancelling the caller cancels the body"):
     val cleaned = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       val started = Promise[Unit]()
       val f = Future:
         withTimeout(60_000):
@@ -88,45 +120,12 @@ class TimeoutSuite extends munit.FunSuite, weft.testing.StressChecks:
       started.future.await
       f.cancel()
       assert(f.result.failed.get.isInstanceOf[CancellationException])
+      assertEquals(currentTime, Duration.Zero)
+      runUntilIdle() // the cancelled future's fiber unwinds after its result is known
+      assertEquals(scopeTimers, 0)
     assertEquals(cleaned.get, 1)
 
   test("negative limits are an IllegalArgumentException"):
     Async.blocking:
       intercept[IllegalArgumentException](withTimeout(-1)(1))
       intercept[IllegalArgumentException](withTimeoutOption(-1.millis)(1))
-
-  test("a value produced as the timeout fires is returned, never discarded"):
-    Async.blocking:
-      // A body that never waits cannot be cut short: it returns its value after the time is up.
-      // A body whose fiber had not started when the time was up never runs (None is right
-      // then): on a loaded machine that happens, so each call is retried until its body ran.
-      val started = AtomicBoolean()
-      def busy(v: Int): Int =
-        started.set(true)
-        val until = System.nanoTime() + 100_000_000L
-        while System.nanoTime() < until do Thread.onSpinWait()
-        v
-      def once[T](call: => T): Option[T] =
-        started.set(false)
-        val r = scala.util.Try(call)
-        if started.get then Some(r.get) else None
-      def untilStarted[T](call: => T): T =
-        Iterator.continually(once(call)).take(50).flatten.nextOption().getOrElse:
-          fail("the body never started in 50 tries")
-      assertEquals(untilStarted(withTimeoutOption(1.milli)(busy(7))), Some(7))
-      assertEquals(untilStarted(withTimeout(1.milli)(busy(8))), 8)
-
-  test("values read from a channel under short timeouts are all returned"):
-    withinDeadline(60, "timeout-channel"):
-      val n = 20_000
-      val ch = weft.channels.BufferedChannel[Int](n)
-      Async.blocking:
-        for i <- 1 to n do ch.send(i)
-      val got = scala.collection.mutable.ArrayBuffer[Int]()
-      val rnd = scala.util.Random(3)
-      Async.blocking:
-        var rounds = 0
-        while got.length < n && rounds < 3 * n do
-          rounds += 1
-          withTimeoutOption(rnd.nextInt(2).toLong)(ch.read().get).foreach(got += _)
-      assertEquals(got.toVector, (1 to n).toVector, "a value read as its timeout fired was lost")

@@ -3,29 +3,35 @@ package weft
 import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import weft.*
-import weft.testing.TimeTesting.*
+import weft.testing.VirtualTesting.scopeTimers
+import weft.testkit.*
 
-/** Timer and StartableTimer: ringing, starting, cancelling, racing, and no thread per timer. */
+/**
+ * Timer and StartableTimer: ringing (at exactly their delay, on virtual time), starting,
+ * cancelling, racing. That timers hold no thread each is in `TimerThreadsSuite`.
+ */
 class TimerSuite extends munit.FunSuite, weft.testing.Deadlined:
 
-  test("Async.await(Timer(100)) returns true after at least 100 ms"):
-    val (rang, ms) = timed(Async.blocking(Async.await(Timer(100))))
-    assertEquals(rang, true)
-    assert(ms >= 100, s"rang after $ms ms")
+  test("Async.await(Timer(100)) returns true after exactly 100 ms"):
+    VirtualTime.run:
+      assertEquals(Async.await(Timer(100)), true)
+      assertEquals(currentTime, 100.millis)
 
   test("the FiniteDuration overloads count the same way"):
-    val (rang, ms) = timed(Async.blocking(Async.await(Timer(60.millis))))
-    assert(rang)
-    assert(ms >= 60, s"rang after $ms ms")
+    VirtualTime.run:
+      assert(Async.await(Timer(60.millis)))
+      assertEquals(currentTime, 60.millis)
     assertEquals(StartableTimer(2.seconds).millis, 2000L)
 
   test("a StartableTimer does not count until started, then rings"):
-    Async.blocking:
-      val st = StartableTimer(0)
+    VirtualTime.run:
+      val st = StartableTimer(20)
       assertEquals(Async.await(Async.either(st, Timer(50))), Right(true))
       assertEquals(st.poll(), None)
+      assertEquals(currentTime, 50.millis)
       st.start()
       assertEquals(Async.await(st), true)
+      assertEquals(currentTime, 70.millis, "20 ms after the start, not after the creation")
       assertEquals(st.poll(), Some(true))
 
   test("starting twice is an IllegalStateException"):
@@ -35,18 +41,19 @@ class TimerSuite extends munit.FunSuite, weft.testing.Deadlined:
     st.cancel()
 
   test("a cancelled timer offers false to waiting and later listeners, and frees its entry"):
-    val before = pendingTimers
-    val t = Timer(60_000)
-    Async.blocking:
+    VirtualTime.run:
+      val t = Timer(60_000)
       val waiter = Future(Async.await(t))
-      awaitCondition("the waiter registered")(t.listenerCount == 1)
+      runUntilIdle()
+      assertEquals(t.listenerCount, 1, "the waiter registered")
       t.cancel()
       assertEquals(waiter.value, false)
       assertEquals(Async.await(t), false)
-    assert(pendingTimers <= before, s"pending $pendingTimers > $before")
+      assertEquals(scopeTimers, 0)
+      assertEquals(currentTime, Duration.Zero)
 
   test("cancel after ringing changes nothing; start after cancel does nothing"):
-    Async.blocking:
+    VirtualTime.run:
       val t = Timer(0)
       assert(Async.await(t))
       t.cancel()
@@ -58,42 +65,36 @@ class TimerSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("every listener of a timer gets the ring"):
     val got = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       val t = Timer(30)
       val fs = (1 to 20).map(_ => Future(if Async.await(t) then got.incrementAndGet()))
       fs.awaitAll
+      assertEquals(currentTime, 30.millis)
     assertEquals(got.get, 20)
 
   test("the earlier of two timers wins a race, and the loser keeps no listener"):
-    Async.blocking:
+    VirtualTime.run:
       val short = Timer(10)
       val long = Timer(300)
       assertEquals(Async.await(Async.either(short, long)), Left(true))
-      // the race drops its losing listener right after waking the winner: wait for it
-      awaitCondition("the losing listener is dropped")(long.listenerCount == 0)
+      assertEquals(currentTime, 10.millis)
+      // the race drops its losing listener right after waking the winner
+      runUntilIdle()
+      assertEquals(long.listenerCount, 0, "the losing listener is dropped")
       long.cancel()
+      assertEquals(scopeTimers, 0)
 
   test("a timer is a select case"):
     val never = Promise[Int]()
-    val r = Async.blocking:
-      Async.select(
+    VirtualTime.run:
+      val r = Async.select(
         never.future ~~> (_ => "future"),
         Timer(20) ~~> (rang => s"timer $rang")
       )
-    assertEquals(r, "timer true")
+      assertEquals(r, "timer true")
+      assertEquals(currentTime, 20.millis)
 
   test("negative delays are an IllegalArgumentException at construction"):
     intercept[IllegalArgumentException](Timer(-1))
     intercept[IllegalArgumentException](StartableTimer(-1))
     intercept[IllegalArgumentException](Timer(-5.millis))
-
-  test("100,000 pending timers use no extra thread, and cancelling frees them all"):
-    val threadsBefore = platformThreads
-    val pendingBefore = pendingTimers
-    val timers = Array.fill(100_000)(Timer(10.minutes))
-    assert(pendingTimers >= pendingBefore + 100_000, s"pending: $pendingTimers")
-    val threadsAfter = platformThreads
-    assert(threadsAfter - threadsBefore <= 2, s"threads went from $threadsBefore to $threadsAfter")
-    timers.foreach(_.cancel())
-    assert(pendingTimers <= pendingBefore, s"pending after cancel: $pendingTimers")
-    assert(timers.forall(_.poll().contains(false)))

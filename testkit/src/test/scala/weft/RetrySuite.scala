@@ -5,14 +5,27 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import weft.*
 import weft.Retry.{Delay, Jitter}
-import weft.testing.TimeTesting.*
+import weft.testing.VirtualTesting.scopeTimers
+import weft.testkit.*
 
-/** Retry policies and retry: exact attempt counts, delays, jitter bounds, bad input. */
+/**
+ * Retry policies and retry: exact attempt counts, delays, jitter bounds, bad input. The pauses
+ * run on virtual time, so each attempt's instant is asserted exactly.
+ */
 class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A body failing on its first `failures` attempts with "fail <n>", then returning n. */
   private class Flaky(failures: Int):
     val attempts = AtomicInteger()
+    private val at = java.util.concurrent.ConcurrentLinkedQueue[FiniteDuration]()
+
+    /** The virtual instant of each attempt, in order (inside `VirtualTime.run`). */
+    def instants: List[FiniteDuration] = at.toArray.toList.map(_.asInstanceOf[FiniteDuration])
+
+    /** An attempt that records its virtual instant. */
+    def timed()(using clock: VirtualClock): Int =
+      at.add(currentTime)
+      apply()
     def apply(): Int =
       val n = attempts.incrementAndGet()
       if n <= failures then throw IllegalStateException(s"fail $n") else n
@@ -60,8 +73,24 @@ class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("a constant delay pauses before each retry"):
     val b = Flaky(3)
-    val (_, ms) = timed(Async.blocking(retry(Retry(5, Delay.Constant(25.millis)))(b())))
-    assert(ms >= 75, s"3 retries after 25 ms took $ms ms")
+    VirtualTime.run:
+      assertEquals(retry(Retry(5, Delay.Constant(25.millis)))(b.timed()), 4)
+      assertEquals(b.instants, List(0, 25, 50, 75).map(_.millis))
+      assertEquals(currentTime, 75.millis)
+
+  test("exponential delays pause exactly, growing by the factor up to the cap"):
+    val b = Flaky(5)
+    VirtualTime.run:
+      assertEquals(retry(Retry(5, Delay.Exponential(10.millis, 50.millis)))(b.timed()), 6)
+      assertEquals(b.instants, List(0, 10, 30, 70, 120, 170).map(_.millis))
+
+  test("an exponential backoff whose pauses add up to one hour succeeds at exactly one hour"):
+    val b = Flaky(4)
+    VirtualTime.run:
+      // pauses of 4, 8, 16 and 32 minutes: one hour in all
+      assertEquals(retry(Retry(4, Delay.Exponential(4.minutes, 1.hour)))(b.timed()), 5)
+      assertEquals(b.instants, List(0, 4, 12, 28, 60).map(_.minutes))
+      assertEquals(currentTime, 1.hour)
 
   test("exponential delays grow by the factor up to the cap"):
     val p = Retry(0, Delay.Exponential(10.millis, 50.millis))
@@ -126,18 +155,19 @@ class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("cancelling the caller stops the retries"):
     val attempts = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       Async.group:
         val f = Future(retry(Retry.forever(Delay.Constant(5.millis))) {
           attempts.incrementAndGet()
           throw IllegalStateException("again")
         })
-        awaitCondition("a few attempts")(attempts.get >= 3)
+        sleep(12.millis)
+        assertEquals(attempts.get, 3, "attempts at 0, 5 and 10 ms")
         f.cancel()
         assert(f.result.failed.get.isInstanceOf[CancellationException])
-      val stopped = attempts.get
+      assertEquals(scopeTimers, 0, "the cancelled pause left its timer")
       sleep(40)
-      assertEquals(attempts.get, stopped)
+      assertEquals(attempts.get, 3)
 
   test("a custom delay is a function of the step and the previous pause"):
     val seen = collection.mutable.ArrayBuffer[(Int, Long)]()
@@ -162,11 +192,12 @@ class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("untilFailure repeats the body while it succeeds and throws its first failure"):
     val runs = AtomicInteger()
-    val e = intercept[IllegalStateException]:
-      Async.blocking:
+    VirtualTime.run:
+      val e = intercept[IllegalStateException]:
         retry(Retry.untilFailure(Delay.Constant(1.milli))):
           if runs.incrementAndGet() == 5 then throw IllegalStateException("stop")
-    assertEquals(e.getMessage, "stop")
+      assertEquals(e.getMessage, "stop")
+      assertEquals(currentTime, 4.millis, "a pause after each of the four successes")
     assertEquals(runs.get, 5)
 
   test("untilFailure with retries counts consecutive failures only"):
@@ -181,11 +212,14 @@ class RetrySuite extends munit.FunSuite, weft.testing.Deadlined:
 
   test("cancelling the caller stops untilFailure"):
     val runs = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       val f = Future(retry(Retry.untilFailure(Delay.Constant(1.milli)))(runs.incrementAndGet()))
-      awaitCondition("a few runs")(runs.get >= 3)
+      sleep(2500.micros)
+      assertEquals(runs.get, 3, "runs at 0, 1 and 2 ms")
       f.cancel()
       assert(f.result.failed.get.isInstanceOf[CancellationException])
+      sleep(10.millis)
+      assertEquals(runs.get, 3)
 
   test("bad policies are an IllegalArgumentException at construction"):
     intercept[IllegalArgumentException](Retry(-1))

@@ -5,25 +5,37 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import scala.util.Failure
 import weft.*
-import weft.testing.TimeTesting.*
+import weft.testing.VirtualTesting.scopeTimers
+import weft.testkit.*
 
-/** sleep: lower bounds, cancellation that frees the timer, and no thread per sleeper. */
+/**
+ * sleep: how long it takes (exactly, on virtual time), cancellation that frees the timer. That
+ * sleepers hold no platform thread is in `SleepThreadsSuite`.
+ */
 class SleepSuite extends munit.FunSuite, weft.testing.Deadlined:
 
-  test("sleep(100) takes at least 100 ms"):
-    val (_, ms) = timed(Async.blocking(sleep(100)))
-    assert(ms >= 100, s"slept $ms ms")
+  test("sleep(100) takes exactly 100 ms"):
+    VirtualTime.run:
+      sleep(100)
+      assertEquals(currentTime, 100.millis)
 
-  test("sleep(d) with a FiniteDuration takes at least d"):
-    val (_, ms) = timed(Async.blocking(sleep(70.millis)))
-    assert(ms >= 70, s"slept $ms ms")
+  test("sleep(d) with a FiniteDuration takes exactly d"):
+    VirtualTime.run:
+      sleep(70.millis)
+      assertEquals(currentTime, 70.millis)
+      sleep(1500.micros)
+      assertEquals(currentTime, 71500.micros)
 
   test("sleep(0) returns"):
-    Async.blocking(sleep(0))
+    VirtualTime.run:
+      sleep(0)
+      assertEquals(currentTime, Duration.Zero)
+      assertEquals(scopeTimers, 0)
 
   test("sequential sleeps add up"):
-    val (_, ms) = timed(Async.blocking((1 to 5).foreach(_ => sleep(20))))
-    assert(ms >= 100, s"slept $ms ms")
+    VirtualTime.run:
+      (1 to 5).foreach(_ => sleep(20))
+      assertEquals(currentTime, 100.millis)
 
   test("a negative sleep is an IllegalArgumentException"):
     Async.blocking:
@@ -31,22 +43,23 @@ class SleepSuite extends munit.FunSuite, weft.testing.Deadlined:
       intercept[IllegalArgumentException](sleep(-1.second))
 
   test("cancelling a sleeping future stops it and frees its timer"):
-    val before = pendingTimers
     val after = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       Async.group:
         val f = Future:
           sleep(60_000)
           after.incrementAndGet()
-        awaitCondition("the sleep's timer is scheduled")(pendingTimers > before)
+        runUntilIdle()
+        assertEquals(scopeTimers, 1, "the sleep's timer is scheduled")
         f.cancel()
         assert(f.result.failed.get.isInstanceOf[CancellationException])
-    // the group has joined the fiber, whose sleep cancelled its timer on the way out
+      // the group has joined the fiber, whose sleep cancelled its timer on the way out
+      assertEquals(scopeTimers, 0)
+      assertEquals(currentTime, Duration.Zero)
     assertEquals(after.get, 0)
-    assert(pendingTimers <= before, s"pending $pendingTimers > $before")
 
   test("a sleep in a cancelled scope throws CancellationException at once"):
-    Async.blocking:
+    VirtualTime.run:
       val f = Future:
         Thread.sleep(0)
         sleep(60_000)
@@ -55,18 +68,16 @@ class SleepSuite extends munit.FunSuite, weft.testing.Deadlined:
         case Failure(_: CancellationException) => true
         case _                                 => false
       )
+      assertEquals(currentTime, Duration.Zero)
 
-  test("10,000 concurrent sleepers hold no platform thread each"):
-    val before = platformThreads
+  test("10,000 concurrent sleepers all wake at the same instant"):
     val woke = AtomicInteger()
-    val peak = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       val fs = (1 to 10_000).map: _ =>
         Future:
           sleep(300)
+          assertEquals(currentTime, 300.millis)
           woke.incrementAndGet()
-      awaitCondition("all sleepers scheduled")(pendingTimers >= 10_000 || woke.get > 0)
-      peak.set(platformThreads)
       fs.awaitAll
+      assertEquals(currentTime, 300.millis)
     assertEquals(woke.get, 10_000)
-    assert(peak.get - before <= 4, s"platform threads went from $before to ${peak.get}")

@@ -2,28 +2,36 @@ package weft
 
 import java.util.concurrent.CancellationException
 import java.util.concurrent.atomic.AtomicInteger
+import scala.concurrent.duration.*
 import scala.util.{Failure, Success}
 import weft.*
 import weft.TaskSchedule.*
-import weft.testing.TimeTesting.*
+import weft.testing.VirtualTesting.scopeTimers
+import weft.testkit.*
 
 /**
- * Task and TaskSchedule: exact repetition counts, the value each schedule ends with, lower bounds
- * of the pauses, cancellation, and bad input.
+ * Task and TaskSchedule: exact repetition counts, the value each schedule ends with, the pauses
+ * (exact, on virtual time), cancellation, and bad input.
  */
 class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** A body counting its runs; fails on the runs in `failOn` with "fail <n>". */
-  private class Body(failOn: Int => Boolean = _ => false):
+  // Each run's start is read on the clock of the run's support: virtual time inside
+  // `VirtualTime.run`, so the gaps are exact.
+  private class Body(failOn: Int => Boolean = _ => false, takes: Long = 0L):
     val runs = AtomicInteger()
     private val startQueue = java.util.concurrent.ConcurrentLinkedQueue[Long]()
     def starts: Seq[Long] = startQueue.toArray.toSeq.map(_.asInstanceOf[Long])
-    def apply(): Int =
+    def apply()(using Async): Int =
       val n = runs.incrementAndGet()
-      startQueue.add(System.nanoTime())
+      startQueue.add(summon[Async].support.clock.nanoTime())
+      if takes > 0 then sleep(takes)
       if failOn(n) then throw IllegalStateException(s"fail $n") else n
     def gapsMillis: Seq[Long] =
       starts.sliding(2).collect { case Seq(a, b) => (b - a) / 1_000_000L }.toSeq
+
+    /** Each run's start, in milliseconds after the first. */
+    def startsMillis: Seq[Long] = starts.map(t => (t - starts.head) / 1_000_000L)
 
   private def failure(n: Int): Failure[Int] = Failure(IllegalStateException(s"fail $n"))
 
@@ -34,8 +42,11 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
         assertEquals(a.getMessage, e.getMessage)
       case _ => assertEquals(actual, expected)
 
-  private def runTask(s: Option[TaskSchedule], b: Body): scala.util.Try[Int] =
-    Async.blocking(Task(b(), s).run.result)
+  /** Runs the task on virtual time; the outcome, and the virtual time it took. */
+  private def runTimed(s: Option[TaskSchedule], b: Body): (scala.util.Try[Int], FiniteDuration) =
+    VirtualTime.run((Task(b(), s).run.result, currentTime))
+
+  private def runTask(s: Option[TaskSchedule], b: Body): scala.util.Try[Int] = runTimed(s, b)._1
 
   test("a task without schedule runs once; each run starts a new future"):
     val b = Body()
@@ -52,13 +63,19 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(s.taskSchedule, Some(Every(10, 2)))
 
   test("Every(n runs) runs exactly n times, ends with the last value, at a fixed rate"):
-    val b = Body()
-    val before = System.nanoTime()
-    sameOutcome(runTask(Some(Every(20, maxRepetitions = 5)), b), Success(5))
+    // each run takes 5 ms: a fixed rate starts them 20 ms apart all the same, not 25
+    val b = Body(takes = 5)
+    val (outcome, took) = runTimed(Some(Every(20, maxRepetitions = 5)), b)
+    sameOutcome(outcome, Success(5))
     assertEquals(b.runs.get, 5)
-    // run k starts at least (k - 1) * 20 ms after the schedule's origin, which is after `before`
-    val lastStart = (b.starts.last - before) / 1_000_000L
-    assert(lastStart >= 80, s"the 5th run started $lastStart ms after the task was run")
+    assertEquals(b.startsMillis, Seq(0L, 20, 40, 60, 80))
+    assertEquals(took, 85.millis)
+
+  test("Every: a run longer than the period delays the next, which starts at once, not in a burst"):
+    val b = Body(takes = 30)
+    val (outcome, _) = runTimed(Some(Every(20, maxRepetitions = 3)), b)
+    sameOutcome(outcome, Success(3))
+    assertEquals(b.startsMillis, Seq(0L, 30, 60))
 
   test("maxRepetitions = 1 runs the body exactly once, for every schedule"):
     for s <- Seq(
@@ -83,16 +100,13 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     val b = Body()
     sameOutcome(runTask(Some(ExponentialBackoff(10, 3, maxRepetitions = 4)), b), Success(4))
     assertEquals(b.runs.get, 4)
-    val gaps = b.gapsMillis
-    assertEquals(gaps.size, 3)
-    gaps.zip(Seq(10L, 30L, 90L)).foreach((g, min) => assert(g >= min, s"gaps $gaps"))
+    assertEquals(b.gapsMillis, Seq(10L, 30L, 90L))
 
   test("FibonacciBackoff pauses millis * 1, 1, 2, 3, 5 and stops at the first failure"):
     val b = Body(_ == 6)
     sameOutcome(runTask(Some(FibonacciBackoff(10)), b), failure(6))
     assertEquals(b.runs.get, 6)
-    val gaps = b.gapsMillis
-    gaps.zip(Seq(10L, 10L, 20L, 30L, 50L)).foreach((g, min) => assert(g >= min, s"gaps $gaps"))
+    assertEquals(b.gapsMillis, Seq(10L, 10L, 20L, 30L, 50L))
 
   test("RepeatUntilFailure ends with the first failure"):
     val b = Body(_ == 7)
@@ -108,7 +122,7 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     val b = Body(_ < 3)
     sameOutcome(runTask(Some(RepeatUntilSuccess(15)), b), Success(3))
     assertEquals(b.runs.get, 3)
-    b.gapsMillis.foreach(g => assert(g >= 15, s"gaps ${b.gapsMillis}"))
+    assertEquals(b.gapsMillis, Seq(15L, 15L))
 
   test("RepeatUntilSuccess ends with the last failure when repetitions run out"):
     val b = Body(_ => true)
@@ -121,7 +135,7 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     val boom = IllegalStateException("returned, not thrown")
     def runs(s: TaskSchedule, failOn: Int => Boolean): (scala.util.Try[scala.util.Try[Int]], Int) =
       val n = AtomicInteger()
-      val r = Async.blocking:
+      val r = VirtualTime.run:
         Task[scala.util.Try[Int]](
           {
             val k = n.incrementAndGet()
@@ -141,7 +155,7 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
   test("each run has its own scope: futures started by a run end with it"):
     val live = AtomicInteger()
     val peak = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       Task:
         Future:
           peak.accumulateAndGet(live.incrementAndGet(), math.max)
@@ -149,33 +163,36 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
           finally live.decrementAndGet()
         sleep(5)
       .schedule(Every(1, 5)).run.await
+      assertEquals(currentTime, 25.millis, "five runs of 5 ms, each later than its rate")
+      assertEquals(scopeTimers, 0)
     assertEquals(live.get, 0)
     assertEquals(peak.get, 1)
 
   test("cancelling an unbounded task stops further repetitions and frees its timer"):
-    val before = pendingTimers
     val b = Body()
-    Async.blocking:
+    VirtualTime.run:
       Async.group:
         val f = Task(b()).schedule(Every(10)).run
-        awaitCondition("three runs")(b.runs.get >= 3)
+        sleep(25)
+        assertEquals(b.runs.get, 3, "runs at 0, 10 and 20 ms")
         f.cancel()
         assert(f.result.failed.get.isInstanceOf[CancellationException])
-      val stopped = b.runs.get
+      assertEquals(scopeTimers, 0, "the cancelled pause left its timer")
       sleep(60)
-      assertEquals(b.runs.get, stopped)
-    assert(pendingTimers <= before, s"pending $pendingTimers > $before")
+      assertEquals(b.runs.get, 3)
 
   test("cancelling RepeatUntilSuccess is not a failure to retry"):
     val runs = AtomicInteger()
-    Async.blocking:
+    VirtualTime.run:
       Async.group:
         val f = Task { runs.incrementAndGet(); sleep(60_000) }
           .schedule(RepeatUntilSuccess())
           .run
-        awaitCondition("first run")(runs.get == 1)
+        runUntilIdle()
+        assertEquals(runs.get, 1, "first run")
         f.cancel()
       sleep(30)
+      assertEquals(scopeTimers, 0)
     assertEquals(runs.get, 1)
 
   test("bad input is an IllegalArgumentException at construction"):
@@ -189,7 +206,6 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     assert(e.getMessage.contains("maxRepetitions"), e.getMessage)
 
   test("every schedule takes its delay as a duration, rounded up to whole milliseconds"):
-    import scala.concurrent.duration.*
     assertEquals(TaskSchedule.Every(100.millis), TaskSchedule.Every(100))
     assertEquals(TaskSchedule.Every(2.seconds, 3), TaskSchedule.Every(2000, 3))
     assertEquals(TaskSchedule.Every(500.micros), TaskSchedule.Every(1)) // never a busy loop
