@@ -7,8 +7,9 @@ import weft.runtime.AsyncSupport
 /**
  * The time source of the rate limiters and circuit breakers: monotonic nanoseconds, and a
  * cancellable pause. The clock of a support reads its `clock` and pauses with [[weft.sleep]];
- * tests give a manual clock instead, so that a state machine is checked step by step without
- * sleeping (`RateLimiterSuite`, `CircuitBreakerSuite`).
+ * tests of the state machines run inside the test kit's virtual time (`RateLimiterSuite`,
+ * `CircuitBreakerSuite`), and those that drive their own threads give a manual clock
+ * (`RateLimiterOrderSuite`, `RateLimiterLincheckSuite`).
  */
 private[weft] trait Clock:
 
