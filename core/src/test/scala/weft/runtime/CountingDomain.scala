@@ -87,5 +87,7 @@ object CountingDomain:
       else
         val s = m.getClass.getDeclaredFields.find(_.getName == "state").get
         s.setAccessible(true)
-        Vector("Running", "Permit", "Parked", "Woken").apply(s.get(m).asInstanceOf[AtomicInteger].get)
+        Vector("Running", "Permit", "Parked", "Woken").apply(
+          s.get(m).asInstanceOf[AtomicInteger].get
+        )
     catch case e: Exception => s"unknown ($e)"

@@ -145,7 +145,8 @@ class FiberDomainStressSuite extends Deadlined:
         for round <- 1 to rounds do
           calm.set(false)
           hops.set(20 + r.nextInt(200))
-          for _ <- 0 until 1 + r.nextInt(4) do d.give(r.nextInt(d.size), interrupts && r.nextBoolean())
+          for _ <- 0 until 1 + r.nextInt(4) do
+            d.give(r.nextInt(d.size), interrupts && r.nextBoolean())
           // Wakes the domain cannot see: spurious unparks and foreign interrupts.
           for _ <- 0 until r.nextInt(6) do
             val i = r.nextInt(d.size)
@@ -218,4 +219,3 @@ class FiberDomainStressSuite extends Deadlined:
   // count reads 1 with the member parked, so the virtual clock stalls.
   test("an unpark while running, its permit taken by a JDK park".ignore):
     wakeWhileRunning(_.unpark())(() => LockSupport.parkNanos(1_000_000L))
-
