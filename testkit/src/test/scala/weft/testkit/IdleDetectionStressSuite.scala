@@ -28,6 +28,9 @@ class IdleDetectionStressSuite extends Deadlined:
 
   override def testDeadlineSeconds: Int = seconds.fold(300)(_.toInt + 300)
 
+  // munit's own limit would report a long run as timed out and hide its failure.
+  override val munitTimeout = Duration(testDeadlineSeconds + 60, "s")
+
   private val lanes = 25
   private val steps = 12
   private val roundsPerScope = 10
