@@ -77,6 +77,17 @@ class TaskSuite extends munit.FunSuite, weft.testing.Deadlined:
     sameOutcome(outcome, Success(3))
     assertEquals(b.startsMillis, Seq(0L, 30, 60))
 
+  test("Every: after one overrun the rate resumes from the late start, with no catch-up runs"):
+    // Only the first run overruns (350 ms of a 100 ms period): the next starts at once, and the
+    // ones after it a period apart, not back to back until the schedule has caught up.
+    val starts = java.util.concurrent.ConcurrentLinkedQueue[FiniteDuration]()
+    VirtualTime.run:
+      val t = Task:
+        starts.add(currentTime)
+        if starts.size == 1 then sleep(350.millis)
+      t.schedule(Every(100, maxRepetitions = 5)).run.await
+    assertEquals(starts.toArray.toSeq, Seq(0, 350, 450, 550, 650).map(_.millis))
+
   test("maxRepetitions = 1 runs the body exactly once, for every schedule"):
     for s <- Seq(
         Every(5, 1),

@@ -169,18 +169,14 @@ class FiberDomainStressSuite extends Deadlined:
       assert(errs.isEmpty, s"seed $seed, ${errs.size} errors:\n${errs.take(10).mkString("\n")}")
       assert(zeroReads.get > 0, "the observer never saw the domain idle")
 
-  // BUG (FiberDomain.scala, Member.park, the `Permit` branch: the `parkJdk(blocker, nanos)`
-  // under "Woken while running"): a member is found blocked in that branch's JDK park with no
-  // permit and no interrupt to end it, while it stays counted: every member parks, yet the count
-  // reads 1 for good (in a virtual-time scope the clock stalls, then a false
-  // BlockedFiberException). Seen within 2 to a few thousand rounds, with or without timed parks,
-  // foreign interrupts or wakes by interrupt; the `Permit` state trusts a JDK permit that
-  // something takes first (a JDK park in between does: the deterministic test below).
-  test("the count is the members not parked, and never zero under a woken member".ignore):
+  // Regression: the `Permit` branch of `Member.park` parked for the waker's JDK permit, which
+  // something could take first (a JDK park in between: the deterministic test below); the
+  // member then blocked while counted, and the count read 1 for good with every member parked.
+  test("the count is the members not parked, and never zero under a woken member"):
     tokenRounds(interrupts = false)
 
-  // BUG: the same, with wakes by `Fiber.interrupt` mixed in.
-  test("the same with wakes by interrupt".ignore):
+  // The same, with wakes by `Fiber.interrupt` mixed in.
+  test("the same with wakes by interrupt"):
     tokenRounds(interrupts = true)
 
   /**
@@ -208,21 +204,16 @@ class FiberDomainStressSuite extends Deadlined:
       Fiber.park(new Object)
       Fiber.interrupted(): Unit
 
-  // BUG (FiberDomain.scala, Member.park, the `Permit` branch): a wake that finds the member
-  // running moves it to `Permit` and trusts the JDK's permit (or interrupt status) to make the
-  // next weft park return at once. weft itself clears an interrupt without parking
-  // (TimeoutRegion.close, RunnableFuture.uninterruptibly, KeyedTask), so the next weft park
-  // blocks for real while the member stays counted: the count reads 1 with every member parked,
-  // and the virtual clock stalls (a false BlockedFiberException after `blockedLimit`).
+  // weft itself clears an interrupt without parking (TimeoutRegion.close,
+  // RunnableFuture.uninterruptibly, KeyedTask): the next weft park must not block while counted.
   test("an interrupt while running, cleared before the next park"):
     wakeWhileRunning(_.interrupt())(() => Fiber.interrupted(): Unit)
 
-  // BUG (FiberDomain.scala, Member.park, the `Permit` branch): a wake that finds the member
-  // running moves it to `Permit` and trusts the JDK's permit to make the next weft park return
-  // at once; a JDK park in between (a contended `ReentrantLock`, a JDK queue, `parkNanos`)
-  // takes that permit, and the weft park then blocks while the member is counted runnable: the
-  // count reads 1 with the member parked, so the virtual clock stalls.
-  test("an unpark while running, its permit taken by a JDK park".ignore):
+  // Regression: a wake that finds the member running moves it to `Permit`; the next weft park
+  // trusted the JDK's permit to return at once, but a JDK park in between (a contended
+  // `ReentrantLock`, a JDK queue, a spin's `parkNanos`) takes that permit, and the weft park
+  // then blocked while the member was counted runnable (the virtual clock stalled).
+  test("regression: an unpark while running, its permit taken by a JDK park"):
     wakeWhileRunning(_.unpark())(() => LockSupport.parkNanos(1_000_000L))
 
   test("wakes of a parked member, each followed by a park: the count returns to zero"):

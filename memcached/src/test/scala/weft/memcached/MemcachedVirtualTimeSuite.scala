@@ -1,6 +1,7 @@
 package weft.memcached
 
 import scala.concurrent.duration.*
+import weft.await
 import weft.testkit.*
 import FakeServer.line
 
@@ -41,3 +42,19 @@ class MemcachedVirtualTimeSuite extends munit.FunSuite, weft.testing.Deadlined:
           assert(e.getMessage.contains("liveness"), e.getMessage)
           assertEquals(currentTime - start, 2500.millis)
         finally client.close()
+
+  test("with nothing pending but a silent peer, the kit fails naming each fiber's socket wait"):
+    // no timer anywhere: the scope waits for the outside world, and after the blocked limit
+    // reports every fiber waiting on it, with the JDK call it waits in
+    val e = intercept[BlockedFiberException]:
+      VirtualTime(VirtualTimeConfig(outsideWaitsHoldTime = false, blockedLimit = 200.millis)).run:
+        FakeServer.withFake(silent): fake =>
+          val c = weft.io.TcpConnection.connect("127.0.0.1", fake.port).await
+          try
+            c.write(java.nio.ByteBuffer.wrap("hello\r\n".getBytes)).await
+            c.readLine().await
+          finally c.close()
+    assert(e.fibers.nonEmpty, e.getMessage)
+    for f <- e.fibers do
+      assert(f.blockedInJdk, f.toString)
+      assert(f.waitsOn.startsWith("the outside world, in a JDK call ("), f.waitsOn)

@@ -167,3 +167,40 @@ class DeadlockReportSuite extends Deadlined:
     assert(w.blockedInJdk, w.toString)
     assert(w.waitsOn.contains("java.util.concurrent.locks.ReentrantLock.lock"), w.waitsOn)
     assertEquals(e.fibers.map(_.name), List(w.name)) // the holder waits on weft: not blocked
+
+  test("a second wake from outside, after the first one's fiber waits again, is not a deadlock"):
+    // The first completion ends one grace; the body then waits for the second: the grace must
+    // start again, not report a deadlock because every fiber waits once more.
+    val first = Promise[Int]()
+    val second = Promise[Int]()
+    val helper = Thread.ofPlatform().start: () =>
+      Thread.sleep(50)
+      first.success(1)
+      Thread.sleep(50)
+      second.success(2)
+    val v = VirtualTime(VirtualTimeConfig(deadlockGrace = 5.seconds)).run:
+      first.future.await + second.future.await
+    helper.join()
+    assertEquals(v, 3)
+
+  test("a scope that fails twice reports its first failure, the body's own one suppressed in it"):
+    // deadlock first; the body swallows the interrupt and blocks in the JDK, which the kit then
+    // reports too: the user sees the deadlock, and what the body threw at the end is kept
+    val e = intercept[VirtualTimeException]:
+      VirtualTime(VirtualTimeConfig(blockedLimit = 200.millis)).run:
+        val never = Promise[Unit]()
+        try never.future.await
+        catch case _: InterruptedException => Thread.sleep(60_000)
+    assert(e.isInstanceOf[DeadlockException], e.toString)
+    assert(
+      e.getSuppressed.exists(_.isInstanceOf[InterruptedException]),
+      s"the body's own failure is lost: ${e.getSuppressed.toList}"
+    )
+
+  test("a deadlock keeps the body's own failure, suppressed in the report"):
+    val e = deadlock:
+      Promise[Unit]().future.await
+    assert(
+      e.getSuppressed.exists(_.isInstanceOf[InterruptedException]),
+      s"the body's own failure is lost: ${e.getSuppressed.toList}"
+    )
