@@ -149,14 +149,21 @@ object FiberDomain:
           outside = false
           domain.onOutside(-1)
 
-    /** After a park or an outside wait: `Running` again, counted once. */
+    /**
+     * After a park or an outside wait: `Running` again, counted once. A return nobody counted
+     * (spurious, timed out, foreign) counts itself *before* it leaves `Parked`: once the state
+     * reads `Running`, a waker takes the member as counted, returns, and may park itself, and
+     * the count must not read zero then (FiberDomainStressSuite's token stress caught that
+     * window). If a waker counted it meanwhile (`Woken`), its own count is taken back.
+     */
     def settle(): Unit =
       var done = false
       while !done do
         if state.compareAndSet(Woken, Running) then done = true
-        else if state.compareAndSet(Parked, Running) then
-          domain.onRunnable() // nobody counted this wake: spurious, timed out, or foreign
-          done = true
+        else
+          domain.onRunnable()
+          if state.compareAndSet(Parked, Running) then done = true
+          else domain.onWaiting() // a waker counted it first: the state is `Woken` now
 
     /** Parks once, for at most `nanos` (or without limit if negative), keeping the count. */
     def park(blocker: AnyRef, nanos: Long): Unit =
@@ -173,13 +180,20 @@ object FiberDomain:
         parkJdk(blocker, nanos)
         settle()
 
-    /** Counts the member runnable if it is parked; called before the JDK's unpark. */
+    /**
+     * Counts the member runnable if it is parked; called before the JDK's unpark. The count
+     * comes first, then the state: once `Woken`, the member may return and run before this
+     * thread does anything more. If the member left `Parked` meanwhile, the count is taken back
+     * (it is counted by its own state then).
+     */
     def wake(): Unit =
       var done = false
       while !done do
         state.get match
-          case Parked => if state.compareAndSet(Parked, Woken) then
-              domain.onRunnable(); done = true
+          case Parked =>
+            domain.onRunnable()
+            if state.compareAndSet(Parked, Woken) then done = true
+            else domain.onWaiting()
           case Running => done = state.compareAndSet(Running, Permit)
           case _       => done = true
 
