@@ -6,7 +6,7 @@ import scala.collection.mutable
 import scala.util.{Failure, Success, Try}
 import weft.{Async, Promise, await}
 import weft.internal.async.ForkHook
-import weft.runtime.Fiber
+import weft.runtime.{Fiber, FiberDomain}
 
 /**
  * Runs one virtual-time scope: starts its body on a counted fiber, and on the calling thread
@@ -105,15 +105,22 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
 
   /** Some fiber runs: park until idle, and check for a fiber blocked in the JDK meanwhile. */
   private def watchRunning(): Unit =
+    watch(_.blockedInJdk, onlyWhile = domain.runnableCount > 0)
+
+  /**
+   * Parks for a slice (or until idle); if nothing has progressed for the blocked limit (and
+   * `onlyWhile` still holds), fails the scope with the members `stuck` picks, if any.
+   */
+  private def watch(stuck: FiberDomain.MemberView => Boolean, onlyWhile: => Boolean): Unit =
     LockSupport.parkNanos(this, math.min(config.blockedLimit.toNanos, SliceNanos))
     val now = System.nanoTime()
     val p = domain.progress
     if p != lastProgress then
       lastProgress = p
       stillSince = now
-    else if domain.runnableCount > 0 && now - stillSince >= config.blockedLimit.toNanos then
-      val blocked = domain.snapshot().filter(_.blockedInJdk).map(WaitingFiber.of)
-      if blocked.nonEmpty then fail(BlockedFiberException(blocked, config.blockedLimit))
+    else if onlyWhile && now - stillSince >= config.blockedLimit.toNanos then
+      val fibers = domain.snapshot().filter(stuck).map(WaitingFiber.of)
+      if fibers.nonEmpty then fail(BlockedFiberException(fibers, config.blockedLimit))
       stillSince = now
 
   private def onIdle(): Unit =
@@ -134,17 +141,7 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
    * Idle, nothing pending, but fibers wait on the outside world: wait for it in slices, and fail
    * if nothing progresses for the blocked limit.
    */
-  private def watchOutside(): Unit =
-    LockSupport.parkNanos(this, math.min(config.blockedLimit.toNanos, SliceNanos))
-    val now = System.nanoTime()
-    val p = domain.progress
-    if p != lastProgress then
-      lastProgress = p
-      stillSince = now
-    else if now - stillSince >= config.blockedLimit.toNanos then
-      val waiting = domain.snapshot().filter(_.waitingOutside).map(WaitingFiber.of)
-      if waiting.nonEmpty then fail(BlockedFiberException(waiting, config.blockedLimit))
-      stillSince = now
+  private def watchOutside(): Unit = watch(_.waitingOutside, onlyWhile = true)
 
   private def releaseIdleWaiters(): Boolean =
     var any = false
