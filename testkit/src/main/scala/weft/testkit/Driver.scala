@@ -5,7 +5,6 @@ import java.util.concurrent.locks.LockSupport
 import scala.collection.mutable
 import scala.util.{Failure, Success, Try}
 import weft.{Async, Promise, await}
-import weft.internal.async.ForkHook
 import weft.runtime.{Fiber, FiberDomain}
 
 /**
@@ -50,10 +49,8 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
         () =>
           try
             result =
-              try
-                Success(Async.blocking(a ?=>
-                  body(using control, ForkHook.withSupport(a, domain.support))
-                ))
+              // `Async.blocking` takes the calling fiber's support: this domain's
+              try Success(Async.blocking(a ?=> body(using control, a)))
               catch case e: Throwable => Failure(e)
           finally bodyDone = true
       )
@@ -71,7 +68,7 @@ private[testkit] final class Driver(config: VirtualTimeConfig):
     result.nn.get
 
   /** The fibers of the scope still counted (none once [[run]] has returned or thrown). */
-  def liveFibers: List[weft.runtime.FiberDomain.MemberView] = domain.snapshot()
+  def liveFibers: List[FiberDomain.MemberView] = domain.snapshot()
 
   /** Waits (as a counted fiber) until every other fiber of the scope waits. */
   def awaitIdle()(using Async): Unit =
