@@ -54,7 +54,7 @@ abstract class FiberDomain:
   /** Makes this domain's members counted from now on; call before [[start]]. */
   final def open(): Unit = FiberDomain.synchronized(active += 1)
 
-  /** Ends the counting for this domain (its members have ended). Idempotent per `open`. */
+  /** Ends the counting for this domain (its members have ended); once per [[open]]. */
   final def close(): Unit = FiberDomain.synchronized(active -= 1)
 
   /**
