@@ -24,6 +24,9 @@ import weft.Async
  *   - A fiber blocked in a JDK call (`Thread.sleep`, a socket read, a JDK lock) holds the clock
  *     still; after [[VirtualTimeConfig.blockedLimit]] of real time without progress the scope
  *     fails with a [[BlockedFiberException]] naming it and where it blocks.
+ *     weft's own socket waits (`weft-io`'s reads and accepts, the memcached client's
+ *     connection) can count as waiting instead, so that a deadline fires against a silent
+ *     peer: [[VirtualTimeConfig.outsideWaitsHoldTime]].
  *   - When every fiber waits, no timer is pending and nothing wakes them, the scope fails at once
  *     (after [[VirtualTimeConfig.deadlockGrace]]) with a [[DeadlockException]] listing each fiber,
  *     what it waits on and its stack.
