@@ -1,7 +1,7 @@
 package weft.memcached
 
 import scala.concurrent.duration.*
-import weft.await
+import weft.{Async, await}
 import weft.testkit.*
 import FakeServer.line
 
@@ -19,29 +19,28 @@ class MemcachedVirtualTimeSuite extends munit.FunSuite, weft.testing.Deadlined:
   /** Reads request lines and never answers. */
   private val silent: FakeServer.Handler = c => while line(c) != null do ()
 
-  test("a call's deadline against a silent server fires at exactly its virtual time"):
+  /** Runs `body` on virtual time with a client of a silent server, its liveness limit given. */
+  private def onSilentServer(liveness: FiniteDuration)(body: (
+      VirtualClock,
+      Async
+  ) ?=> MemcachedClient => Unit): Unit =
     silentPeers.run:
       FakeServer.withFake(silent): fake =>
-        val client =
-          MemcachedClient.open(MemcachedConfig(Seq(fake.address), livenessTimeout = 1.hour))
-        try
-          val start = currentTime
-          intercept[Timeout](client.get("k", deadline = 10.seconds))
-          assertEquals(currentTime - start, 10.seconds)
-        finally client.close()
+        TestSupport.withClient(MemcachedConfig(Seq(fake.address), livenessTimeout = liveness))(body)
+
+  test("a call's deadline against a silent server fires at exactly its virtual time"):
+    onSilentServer(liveness = 1.hour): client =>
+      val start = currentTime
+      intercept[Timeout](client.get("k", deadline = 10.seconds))
+      assertEquals(currentTime - start, 10.seconds)
 
   test("the liveness check closes a silent connection at its first check past the limit"):
-    silentPeers.run:
-      FakeServer.withFake(silent): fake =>
-        // checks every limit / 4 = 500 ms; a request written at t is stalled past 2 s at t + 2.5 s
-        val client =
-          MemcachedClient.open(MemcachedConfig(Seq(fake.address), livenessTimeout = 2.seconds))
-        try
-          val start = currentTime
-          val e = intercept[ConnectionLost](client.get("k", deadline = 1.hour))
-          assert(e.getMessage.contains("liveness"), e.getMessage)
-          assertEquals(currentTime - start, 2500.millis)
-        finally client.close()
+    // checks every limit / 4 = 500 ms; a request written at t is stalled past 2 s at t + 2.5 s
+    onSilentServer(liveness = 2.seconds): client =>
+      val start = currentTime
+      val e = intercept[ConnectionLost](client.get("k", deadline = 1.hour))
+      assert(e.getMessage.contains("liveness"), e.getMessage)
+      assertEquals(currentTime - start, 2500.millis)
 
   test("with nothing pending but a silent peer, the kit fails naming each fiber's socket wait"):
     // no timer anywhere: the scope waits for the outside world, and after the blocked limit
