@@ -85,6 +85,7 @@ class LayersSuite extends munit.FunSuite:
     Layer("channels", Set("weft.channels", "weft.internal.channels")),
     Layer("keyed", Set("weft.keyed", "weft.internal.keyed")),
     Layer("interop", Set("weft.interop")),
+    Layer("flow", Set("weft.flow", "weft.internal.flow")),
     Layer("apps", Set.empty, Set("WeftApp", "Shutdown", "ShutdownPhases"))
   )
 

@@ -1,0 +1,142 @@
+package weft
+package internal.flow
+
+import java.util.concurrent.atomic.AtomicInteger
+import scala.util.{Failure, Success}
+import weft.channels.{
+  BufferedChannel,
+  Channel,
+  ChannelFailedException,
+  ReadableChannel,
+  SyncChannel
+}
+import weft.flow.{Flow, FlowEmit}
+
+/**
+ * The asynchronous boundaries of flows: upstream stages on fibers, a bounded channel, and the
+ * downstream stages on the fiber that drains it.
+ *
+ * Every boundary is one [[weft.supervised]] scope. Its body drains the channel into the
+ * downstream `emit`, so the stages after the boundary, and what they throw (a failure, a
+ * [[FlowStop]]), stay on the body's fiber and leave the scope as its failure; the upstream
+ * stages run in futures of the scope, which feed the channel and close it when they end. A
+ * failure of any of them fails the scope: the scope cancels the body and the other futures,
+ * joins them all, and rethrows that failure unwrapped, so the run fails with exactly what was
+ * thrown (`FlowFailureSuite`). When the body ends first (a `take` downstream, `zip` reaching the
+ * end of one side), the scope cancels the upstream futures, which are waiting in `send`, and
+ * joins them (`FlowCancelSuite` checks that no fiber is left).
+ */
+private[weft] object Fanout:
+
+  /** A channel of `capacity` elements; 0 is a rendezvous. */
+  def channel[T](capacity: Int): Channel[T] =
+    if capacity == 0 then SyncChannel[T]() else BufferedChannel[T](capacity)
+
+  /** Reads `ch` until it is closed, pushing each element into `emit`; a failed channel throws its cause. */
+  def drain[T](ch: ReadableChannel[T], emit: FlowEmit[T])(using Async): Unit =
+    var open = true
+    while open do open = next(ch, emit)
+
+  /** Reads one element of `ch` into `emit`: `false` if `ch` is closed (a failed one throws its cause). */
+  def next[T](ch: ReadableChannel[T], emit: FlowEmit[T])(using Async): Boolean =
+    ch.read() match
+      case Success(v)                         => emit(v); true
+      case Failure(e: ChannelFailedException) => throw e.getCause
+      case Failure(_)                         => false
+
+  /** Runs `flow` on the calling fiber, sending its elements to `ch`. */
+  def feed[T](flow: Flow[T], ch: Channel[T])(using a: Async): Unit =
+    flow.stage(t => ch.send(t), a)
+
+  /**
+   * Runs `upstream` on a fiber that feeds a channel of `capacity`, and `consume` on that channel
+   * as the body of the boundary's scope.
+   */
+  def boundary[T, R](upstream: Flow[T], capacity: Int)(
+      consume: ReadableChannel[T] => Async ?=> R
+  )(using Async): R =
+    supervised:
+      val ch = channel[T](capacity)
+      Future:
+        feed(upstream, ch)
+        ch.close()
+      consume(ch)
+
+  /** Runs each of `flows` on its own fiber into one channel of `capacity`, drained into `emit`. */
+  def merge[T](flows: Seq[Flow[T]], capacity: Int, emit: FlowEmit[T])(using Async): Unit =
+    supervised:
+      val ch = channel[T](capacity)
+      val running = AtomicInteger(flows.size)
+      for f <- flows do
+        Future:
+          feed(f, ch)
+          if running.decrementAndGet() == 0 then ch.close()
+      drain(ch, emit)
+
+  /**
+   * `mapPar`: each element of `upstream` is mapped by `f` in a future of its own, at most
+   * `parallelism` at once, and the results are emitted in the order of their elements.
+   *
+   * The feeding fiber takes a permit, starts the element's future in the boundary's scope (not
+   * as its own child, so that the scope supervises it) and queues the future in a channel of
+   * `parallelism`; the body awaits the queued futures in order. So at most `parallelism`
+   * computations run and at most `parallelism` finished results wait for an earlier one. A
+   * failed computation fails the scope at once, even while the body waits for an earlier,
+   * slower element.
+   */
+  def mapPar[T, U](upstream: Flow[T], parallelism: Int, f: T => Async ?=> U, emit: FlowEmit[U])(
+      using Async
+  ): Unit =
+    supervised:
+      val scope = Scope.current
+      val permits = Semaphore(parallelism)
+      val queued = BufferedChannel[Future[U]](parallelism)
+      Future:
+        upstream.stage(
+          { t =>
+            val permit = permits.acquire()
+            queued.send(scope.fork(try f(t)
+            finally permit.close()))
+          },
+          summon[Async]
+        )
+        queued.close()
+      drain(queued, (fu: Future[U]) => emit(fu.await))
+
+  /**
+   * `mapParUnordered` and `flatMapMerge`: `work` runs for each element of `upstream` in a future
+   * of its own, at most `parallelism` at once, and sends what it produces to one channel of
+   * `capacity`, drained into `emit` in arrival order.
+   *
+   * A count of the feeders still running (the upstream's fiber, plus one per started element)
+   * closes the channel when it reaches zero: after the upstream ended and every element's
+   * work has sent its last value. A failed work fails the scope instead, so it never counts
+   * down.
+   */
+  def unordered[T, U](
+      upstream: Flow[T],
+      parallelism: Int,
+      capacity: Int,
+      work: (T, FlowEmit[U]) => Async ?=> Unit,
+      emit: FlowEmit[U]
+  )(using Async): Unit =
+    supervised:
+      val scope = Scope.current
+      val permits = Semaphore(parallelism)
+      val out = channel[U](capacity)
+      val running = AtomicInteger(1)
+      def feederDone(): Unit = if running.decrementAndGet() == 0 then out.close()
+      Future:
+        upstream.stage(
+          { t =>
+            val permit = permits.acquire()
+            running.incrementAndGet()
+            scope.fork:
+              try work(t, u => out.send(u))
+              finally permit.close()
+              feederDone()
+          },
+          summon[Async]
+        )
+        feederDone()
+      drain(out, emit)
