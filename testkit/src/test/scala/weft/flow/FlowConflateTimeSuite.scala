@@ -3,7 +3,7 @@ package weft.flow
 import scala.concurrent.duration.*
 import weft.*
 import weft.flow.FlowTimeTesting.*
-import weft.testing.Deadlined
+import weft.testing.{Deadlined, FailureChecks}
 import weft.testing.VirtualTesting.*
 import weft.testkit.*
 
@@ -16,7 +16,7 @@ import weft.testkit.*
  * timers due at one instant wake their fibers in either order, and which of a merged element and
  * a newer one goes first would then be a race.
  */
-class FlowConflateTimeSuite extends munit.FunSuite, Deadlined:
+class FlowConflateTimeSuite extends munit.FunSuite, Deadlined, FailureChecks:
 
   /** `count` elements, 1 to `count`, one every `period`, the first after one period. */
   private def producer(count: Int, period: FiniteDuration, produced: FiniteDuration => Unit)(using
@@ -37,7 +37,7 @@ class FlowConflateTimeSuite extends munit.FunSuite, Deadlined:
     }
     arrived.toList
 
-  test("every 10 ms into a consumer of 35 ms: what came while it worked arrives merged"):
+  onBothCallers("every 10 ms into a consumer of 35 ms: what came while it worked arrives merged"):
     VirtualTime.run:
       var produced = Vector.empty[FiniteDuration]
       val flow = producer(7, 10.millis, produced :+= _).conflate[List[Int]](_ ++ _)

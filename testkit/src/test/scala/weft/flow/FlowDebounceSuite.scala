@@ -3,7 +3,7 @@ package weft.flow
 import scala.concurrent.duration.*
 import weft.*
 import weft.flow.FlowTimeTesting.*
-import weft.testing.Deadlined
+import weft.testing.{Deadlined, FailureChecks}
 import weft.testing.VirtualTesting.*
 import weft.testkit.*
 
@@ -12,13 +12,13 @@ import weft.testkit.*
  * newer one; the last element always passes, when the flow ends. Kotlin's own examples, on
  * virtual time, so each element's instant is exact.
  */
-class FlowDebounceSuite extends munit.FunSuite, Deadlined:
+class FlowDebounceSuite extends munit.FunSuite, Deadlined, FailureChecks:
 
   /** Kotlin's example: 1, then 2 after 90 ms, 3 after 90 ms, 4 after 1010 ms, 5 after 1010 ms. */
   private def kotlinExample(using VirtualClock): Flow[Int] =
     timed(0.millis -> 1, 90.millis -> 2, 180.millis -> 3, 1190.millis -> 4, 2200.millis -> 5)
 
-  test("Kotlin's example: debounce(1000) lets 3, 4 and 5 pass"):
+  onBothCallers("Kotlin's example: debounce(1000) lets 3, 4 and 5 pass"):
     VirtualTime.run:
       val out = stamped(kotlinExample.debounce(1.second))
       assertEquals(out.map(_._2), List(3, 4, 5))

@@ -72,8 +72,8 @@ class FlowRetryDelaySuite extends munit.FunSuite, Deadlined, FailureChecks:
 
   test("a boundary upstream is started again for each attempt, and none is left running"):
     VirtualTime.run:
-      // the attempt works 100 ms before it fails, so its element has crossed the boundary: a
-      // failure cancels the boundary's consumer, and an element still in its channel is lost
+      // the attempt works 100 ms before it fails, so its element has crossed the boundary
+      // before the failure cancels the boundary's consumer, whichever runs first
       val flaky = Flaky(succeedAt = 3, work = 100.millis)
       var fibers = Set.empty[Thread]
       val flow = flaky.flow.tap(_ => fibers += Thread.currentThread()).buffer(2).retry(exponential)

@@ -3,7 +3,7 @@ package weft.flow
 import scala.concurrent.duration.*
 import weft.*
 import weft.flow.FlowTimeTesting.*
-import weft.testing.Deadlined
+import weft.testing.{Deadlined, FailureChecks}
 import weft.testing.VirtualTesting.*
 import weft.testkit.*
 
@@ -12,9 +12,9 @@ import weft.testkit.*
  * pass at once in each, the next waits for the next window. Fused: the wait is a sleep on the
  * fiber that feeds it. On virtual time, so every element's instant is exact.
  */
-class FlowThrottleSuite extends munit.FunSuite, Deadlined:
+class FlowThrottleSuite extends munit.FunSuite, Deadlined, FailureChecks:
 
-  test("`elements` pass at once, then as many one window later, and so on"):
+  onBothCallers("`elements` pass at once, then as many one window later, and so on"):
     VirtualTime.run:
       val out = stamped(Flow.range(0, 7).throttle(3, 1.second))
       assertEquals(out.map(_._2), (0 until 7).toList)

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.concurrent.duration.*
 import weft.*
 import weft.flow.FlowTimeTesting.*
-import weft.testing.Deadlined
+import weft.testing.{Deadlined, FailureChecks}
 import weft.testing.VirtualTesting.*
 import weft.testkit.*
 
@@ -13,9 +13,9 @@ import weft.testkit.*
  * virtual time every tick's instant is exact; a slow consumer skips ticks; the ticker stops with
  * the run, however it ends.
  */
-class FlowTickSuite extends munit.FunSuite, Deadlined:
+class FlowTickSuite extends munit.FunSuite, Deadlined, FailureChecks:
 
-  test("ticks come one period apart, the first after one period, and stop with the run"):
+  onBothCallers("ticks come one period apart, the first after one period, and stop with the run"):
     VirtualTime.run:
       val ticks = stamped(Flow.tick(10.millis, "t").take(4))
       assertEquals(ticks, ms(10, 20, 30, 40).map((_, "t")))
