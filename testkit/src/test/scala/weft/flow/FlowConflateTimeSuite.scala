@@ -101,6 +101,35 @@ class FlowConflateTimeSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assertEquals((arrived, currentTime), (Vector(List(1)), 30.millis))
       assertEquals(scopeTimers, 0)
 
+  test("stopped downstream midway: the producer's and the merger's fibers end with the run"):
+    VirtualTime.run:
+      var producerFiber: Thread | Null = null
+      val flow = producer(7, 10.millis, _ => producerFiber = Thread.currentThread())
+        .conflate[List[Int]](_ ++ _)
+        .take(2)
+      assertEquals(stamped(flow), List(10.millis -> List(1), 20.millis -> List(2)))
+      assert(producerFiber != null && !producerFiber.nn.isAlive, "the producer outlived the run")
+      assertEquals(scopeTimers, 0, "the producer's sleep was left scheduled")
+
+  test("the caller cancelled midway: the run stops with what it had delivered"):
+    VirtualTime.run:
+      var arrived = Vector.empty[(FiniteDuration, List[Int])]
+      var producerFiber: Thread | Null = null
+      val flow =
+        producer(7, 10.millis, _ => producerFiber = Thread.currentThread()).conflate[List[Int]](
+          _ ++ _
+        )
+      val r = withTimeoutOption(55.millis):
+        flow.runForeach { l =>
+          arrived :+= (currentTime, l)
+          sleep(35.millis)
+        }
+      assertEquals(r, None)
+      assertEquals(arrived, Vector(10.millis -> List(1), 45.millis -> List(2, 3, 4)))
+      assertEquals(currentTime, 55.millis)
+      assert(producerFiber != null && !producerFiber.nn.isAlive, "the producer outlived the run")
+      assertEquals(scopeTimers, 0)
+
   // A buffer, unlike conflate, holds the producer back: it runs ahead of the consumer by the
   // buffer's capacity, plus the element the consumer holds and one waiting to be sent.
   for capacity <- List(0, 3) do

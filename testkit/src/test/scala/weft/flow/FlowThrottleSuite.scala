@@ -83,6 +83,15 @@ class FlowThrottleSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assertEquals(seen, Vector(0.millis -> 0, 100.millis -> 1, 200.millis -> 2))
       assertEquals(currentTime, 200.millis)
 
+  test("a run cancelled while throttle waits ends at once, leaving no timer"):
+    VirtualTime.run:
+      var seen = Vector.empty[Int]
+      val r = withTimeoutOption(150.millis)(
+        Flow.range(0, 10).throttle(1, 100.millis).runForeach(seen :+= _)
+      )
+      assertEquals((r, seen, currentTime), (None, Vector(0, 1), 150.millis))
+      assertEquals(scopeTimers, 0, "the throttle's wait was left scheduled")
+
   test("bad arguments are refused when throttle is called, naming the parameter"):
     def refused(body: => Any): String = intercept[IllegalArgumentException](body).getMessage
     assertEquals(refused(Flow(1).throttle(0, 1.second)), "throttle: elements must be >= 1, was 0")

@@ -69,6 +69,13 @@ class FlowTickSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assert(tickFiber != null && !tickFiber.nn.isAlive, "the ticking fiber outlived the run")
       assertEquals(scopeTimers, 0)
 
+  test("zipped with a tick, a flow is paced one element per period, and the ticker stops"):
+    VirtualTime.run:
+      val paced = Flow.range(0, 3).zip(Flow.tick(1.second)).map(_._1)
+      assertEquals(stamped(paced), List(1.second -> 0, 2.seconds -> 1, 3.seconds -> 2))
+      assertEquals(currentTime, 3.seconds)
+      assertEquals(scopeTimers, 0, "the ticker outlived the zip")
+
   test("a period that is not positive is refused when tick is called, naming it"):
     for period <- List(Duration.Zero, -1.millis) do
       val e = intercept[IllegalArgumentException](Flow.tick(period, 1))
