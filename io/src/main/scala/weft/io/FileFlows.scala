@@ -20,7 +20,9 @@ import weft.internal.async.Cancellation
  * per piece), on a pipe on its own thread, which a cancellation stops by closing the file. A
  * piece that runs in place never waits for long, but never looks at the scope either, so the
  * loops check for a cancellation between pieces: a long file read by a fully fused flow stops
- * within a piece of a cancellation.
+ * within a piece of a cancellation, and fails with the `CancellationException` (the next read,
+ * on a fiber the cancellation interrupted, would fail with a `ClosedByInterruptException`
+ * naming the file instead).
  */
 private[io] object FileFlows:
 

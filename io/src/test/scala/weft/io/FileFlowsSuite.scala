@@ -97,8 +97,10 @@ class FileFlowsSuite extends munit.FunSuite, weft.testing.Deadlined:
   dir.test("lines: a run cancelled while its consumer waits closes the file"): d =>
     val p = write(d.resolve("c.txt"), "1\n2\n3\n")
     val started = CountDownLatch(1)
+    @volatile var fiber: Thread | Null = null
     Async.blocking:
       val run = Future:
+        fiber = Thread.currentThread()
         File.lines(p).runForeach: _ =>
           started.countDown()
           sleep(3_600_000) // until cancelled
@@ -107,26 +109,36 @@ class FileFlowsSuite extends munit.FunSuite, weft.testing.Deadlined:
       run.cancel()
       assert(run.result.failed.toOption.exists(_.isInstanceOf[CancellationException]))
     assertEquals(openOn(p), 0)
+    assert(!fiber.nn.isAlive, "the run's fiber outlived its scope")
 
-  dir.test("lines: a fused run that never waits stops within a piece of a cancellation"): d =>
-    // Every element is taken at once, so only the source's check between pieces can stop it.
+  dir.test("lines: a fused run that never waits stops at a cancellation, failing with it"): d =>
+    // The consumer never waits, so only the source's check between pieces sees the
+    // cancellation; without it the next read, interrupted, would fail the run with a
+    // ClosedByInterruptException in place of the cancellation.
     val line = "x" * 99
     val total = 20 * File.InPlaceLimit / 100
     val p = write(d.resolve("long.txt"), (line + "\n") * total)
     val seen = AtomicInteger()
     val cancelled = AtomicBoolean(false)
     val started = CountDownLatch(1)
+    @volatile var thrown: Throwable | Null = null
     Async.blocking:
       val run = Future:
-        File.lines(p).runForeach: _ =>
-          if seen.incrementAndGet() == 1 then
-            started.countDown()
-            while !cancelled.get do Thread.onSpinWait()
+        try
+          File.lines(p).runForeach: _ =>
+            if seen.incrementAndGet() == 1 then
+              started.countDown()
+              while !cancelled.get do Thread.onSpinWait()
+        catch
+          case e: Throwable =>
+            thrown = e
+            throw e
       Waits.latch(started, "the first line")
       run.cancel()
       cancelled.set(true)
       assert(run.result.isFailure)
     assert(seen.get < total, s"${seen.get} of $total lines read after the cancellation")
+    assert(thrown.isInstanceOf[CancellationException], s"the run failed with $thrown")
     assertEquals(openOn(p), 0)
 
   dir.test("writeLines: one line end each, truncates or appends, counts the lines"): d =>

@@ -82,11 +82,15 @@ class TcpFlowsSuite extends munit.FunSuite, weft.testing.Deadlined:
         s.readLine().result: Unit // until the client's side is closed
       } { c =>
         val got = CountDownLatch(1)
+        @volatile var fiber: Thread | Null = null
         val outcome = supervised: // joins the run before we look at the connection
-          val run = Future(c.lines().runForeach(_ => got.countDown()))
+          val run = Future:
+            fiber = Thread.currentThread()
+            c.lines().runForeach(_ => got.countDown())
           Waits.latch(got, "the first line")
           run.cancel()
           run.result
+        assert(!fiber.nn.isAlive, "the run's fiber outlived its scope")
         (outcome, c.isOpened)
       }
     assert(outcome.failed.toOption.exists(_.isInstanceOf[CancellationException]), outcome)
