@@ -111,6 +111,42 @@ class FileFlowsSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(openOn(p), 0)
     assert(!fiber.nn.isAlive, "the run's fiber outlived its scope")
 
+  dir.test("lines: a slow consumer bounds what is read from a pipe"): d =>
+    // The writer writes 4 MiB of lines into a FIFO while the consumer holds its first line: a
+    // run that reads at most a piece ahead leaves the writer blocked after the pipe's buffer
+    // and one piece, whatever the machine's speed.
+    val fifo = d.resolve("pipe")
+    assume(TestFiles.mkfifo(fifo), "no mkfifo here")
+    val line = "p" * 99 + "\n"
+    val total = 4 * 1024 * 1024 / line.length
+    val written = java.util.concurrent.atomic.AtomicLong()
+    val started = CountDownLatch(1)
+    val release = CountDownLatch(1)
+    @volatile var stuckAt = -1L
+    val writer = Thread.ofPlatform().start: () =>
+      val out = java.io.FileOutputStream(fifo.toFile)
+      try
+        val bytes = line.getBytes(UTF_8)
+        for _ <- 0 until total do
+          out.write(bytes)
+          written.addAndGet(bytes.length)
+      finally out.close()
+    val checker = Thread.ofPlatform().start: () =>
+      Waits.latch(started, "the first line")
+      Thread.sleep(300) // time for a writer that is not held back to run far ahead
+      stuckAt = written.get
+      release.countDown()
+    val lines = Async.blocking:
+      File.lines(fifo.toString).runFold(0): (n, _) =>
+        if n == 0 then
+          started.countDown()
+          Waits.latch(release, "the checker")
+        n + 1
+    Waits.join(writer, "the writer")
+    Waits.join(checker, "the checker")
+    assertEquals(lines, total)
+    assert(stuckAt >= 0 && stuckAt < 512 * 1024, s"$stuckAt bytes written while the consumer held")
+
   dir.test("lines: a fused run that never waits stops at a cancellation, failing with it"): d =>
     // The consumer never waits, so only the source's check between pieces sees the
     // cancellation; without it the next read, interrupted, would fail the run with a
