@@ -28,6 +28,7 @@ class FileFlowsSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   /** How many descriptors of this process are open on `path` (Linux's `/proc/self/fd`). */
   private def openOn(path: String): Int =
+    assume(Files.isDirectory(Path.of("/proc/self/fd")), "no /proc/self/fd here")
     val target = Path.of(path).toRealPath()
     val fds = Files.list(Path.of("/proc/self/fd"))
     try
