@@ -111,8 +111,9 @@ class FlowGroupedWithinSuite extends munit.FunSuite, Deadlined, FailureChecks:
         .take(2)
         .runToList()
       assertEquals(groups, List(Seq(0, 1, 2, 3), Seq(4, 5, 6, 7)))
-      // two groups of 4 taken, the boundary's channel full, and one element waiting to be sent
-      assertEquals(produced, 4 + 4 + Flow.DefaultBuffer + 1, "the upstream was not held back")
+      // two groups of 4 taken, and at most the boundary's capacity produced ahead of them
+      assert(produced > 8, s"the upstream did not run ahead: $produced")
+      assert(produced <= 4 + 4 + Flow.DefaultBuffer, s"the upstream was not held back: $produced")
       assertEquals(currentTime, 2.minutes)
 
   test("bad arguments are refused when groupedWithin is called, naming the parameter"):

@@ -8,8 +8,8 @@ import weft.testing.VirtualTesting.*
 import weft.testkit.*
 
 /**
- * `throttle(elements, per)`: fixed windows of `per`, the first starting with the run; `elements`
- * pass at once in each, the next waits for the next window. Fused: the wait is a sleep on the
+ * `throttle(elements, per)`: a sliding window; `elements` pass at once, and each later element
+ * waits until the one `elements` places before it is `per` old. Fused: the wait is a sleep on the
  * fiber that feeds it. On virtual time, so every element's instant is exact.
  */
 class FlowThrottleSuite extends munit.FunSuite, Deadlined, FailureChecks:
@@ -50,17 +50,20 @@ class FlowThrottleSuite extends munit.FunSuite, Deadlined, FailureChecks:
       // 350 ms, so 3 and 4 pass at once and 5 waits until 450 ms
       assertEquals(out.map(_._1), ms(0, 0, 100, 350, 350, 450))
 
-  // Fixed windows, as the Scaladoc says: the budget of a window is spent within it, so two
-  // windows' budgets can pass back to back at their boundary, and the first window begins with
-  // the run, not with the first element. Not a sliding limit: see the report.
-  test("fixed windows: the first begins with the run; budgets meet at a window's boundary"):
+  // A sliding window: element k waits until element k - `elements` is `per` old, so no span of
+  // `per` holds more than `elements` emissions, wherever it begins; fixed windows would let 2
+  // elements pass at 99 ms and 2 more at 100 ms.
+  test("a sliding window: never more than `elements` within any span of `per`"):
     VirtualTime.run:
       val late = timed(60.millis -> 0, 60.millis -> 1, 60.millis -> 2)
-      assertEquals(stamped(late.throttle(2, 100.millis)).map(_._1), ms(60, 60, 100))
+      assertEquals(stamped(late.throttle(2, 100.millis)).map(_._1), ms(60, 60, 160))
+      val start = currentTime
       val edge =
         timed(99.millis -> 0, 99.millis -> 1, 99.millis -> 2, 99.millis -> 3).concat(Flow(4))
-      // this run starts at 100 ms: its windows at 100, 200 and 300 ms
-      assertEquals(stamped(edge.throttle(2, 100.millis)).map(_._1), ms(199, 199, 200, 200, 300))
+      val times = stamped(edge.throttle(2, 100.millis)).map(_._1 - start)
+      assertEquals(times, ms(99, 99, 199, 199, 299))
+      for i <- 2 until times.size do
+        assert(times(i) - times(i - 2) >= 100.millis, s"3 elements within 100 ms: $times")
 
   test("throttle is fused: elements upstream are produced only as they pass"):
     VirtualTime.run:
