@@ -12,8 +12,9 @@ object FlowWorkloads:
 
   /**
    * One op is a whole run of a stream over up to a million elements, from a few milliseconds to
-   * about a second depending on the library: one-second iterations give even the slowest
-   * contender several ops per iteration, where quick mode's default 400 ms gave one or none.
+   * several seconds depending on the library (docs/perf/flow.md): one-second iterations hold
+   * several ops for most contenders, where quick mode's default of 400 ms would hold at most
+   * one for many of them.
    */
   private val quickFlow: Params = Params(3, "500ms", 4, "1s", 2)
 

@@ -18,6 +18,11 @@ class FlowResultsSuite extends munit.FunSuite:
       for (name, op) <- ops do assertEquals(op(bench), expected, name)
     finally teardown(bench)
 
+  test("a run that computed another value fails its benchmark, naming the contender"):
+    val e = intercept[IllegalStateException](FlowChecks.expect("w", "slow", 41L, 42L))
+    assert(e.getMessage.contains("slow computed 41"), e.getMessage)
+    assertEquals(FlowChecks.expect("w", "right", 42L, 42L), 42L)
+
   test("flow-map-filter-1m: every contender computes the same sum"):
     runs[MapFilter](MapFilter(), _.setup(), _.teardown())(
       "weft" -> (_.weft()),
