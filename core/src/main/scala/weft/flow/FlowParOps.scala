@@ -16,7 +16,7 @@ trait FlowParOps[+T]:
    * The same elements, with the stages upstream decoupled from those downstream by a channel of
    * `capacity` elements (0: a rendezvous): upstream runs ahead by up to `capacity` elements.
    * While the stages downstream are busy, upstream gathers its elements into batches (a quarter
-   * of `capacity`, at most 64) that cross the channel at once; while they wait, each element
+   * of `capacity`, at most 256) that cross the channel at once; while they wait, each element
    * crosses as soon as it is emitted, so batching never delays an element.
    *
    * Asynchronous boundary: one fiber runs the upstream stages.

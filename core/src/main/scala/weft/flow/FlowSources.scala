@@ -77,7 +77,12 @@ trait FlowSources:
   def fromSource[T](src: Source[T]): Flow[T] =
     FlowChecks.notNull("fromSource", "src", src)
     Flow.of: (emit, a) =>
-      while true do emit(a.await(src))
+      var n = 0
+      while true do
+        emit(a.await(src))
+        n += 1
+        // a source that is always ready never waits, so the await never sees a cancellation
+        if (n & 255) == 0 then Cancellation.check("Flow.fromSource")(using a)
 
   /** A flow of the one value of `f`, once it completes; its failure fails the flow. */
   def fromFuture[T](f: Future[T]): Flow[T] =

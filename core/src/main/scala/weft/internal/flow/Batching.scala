@@ -40,7 +40,7 @@ private[weft] object Batching:
     @volatile var hungry: Boolean = false
 
   /** The elements per batch at a boundary of `capacity` elements: a quarter, at most 64. */
-  def batchSize(capacity: Int): Int = math.max(1, math.min(64, capacity / 4))
+  def batchSize(capacity: Int): Int = math.max(1, math.min(256, capacity / 4))
 
   /**
    * The channel's capacity, in hand-overs, at a boundary of `capacity` elements fed by one
@@ -58,8 +58,13 @@ private[weft] object Batching:
     private val items = new Array[AnyRef](max)
     private var size = 0
 
-    def lock(): Unit = while !compareAndSet(false, true) do Thread.onSpinWait()
-    def unlock(): Unit = set(false)
+    def lock(): Unit =
+      var spins = 0
+      while !compareAndSet(false, true) do
+        // the holder may have lost its carrier: after a short spin, let it run
+        spins += 1
+        if spins < 64 then Thread.onSpinWait() else Thread.`yield`()
+    def unlock(): Unit = setRelease(false)
 
     /** Adds `t`; hands over the pending elements if the consumer waits or `max` are pending. */
     def add(t: T)(using Async): Unit =
@@ -72,7 +77,12 @@ private[weft] object Batching:
           size += 1
           if hunger.hungry then
             val out = pack()
-            if ch.trySend(out) then clear() else if size == max then full = takeAll()
+            if ch.trySend(out) then
+              clear()
+              // the consumer has something to wake for: what comes next gathers into a batch
+              // until it finds the channel empty again and says so
+              hunger.hungry = false
+            else if size == max then full = takeAll()
           else if size == max then full = takeAll()
         finally unlock()
         if full != null then ch.send(full.nn)
@@ -120,7 +130,13 @@ private[weft] object Batching:
       else
         ch.tryRead() match
           case Some(r) => unpack(r)
-          case None    => stealOrNothing()
+          case None    =>
+            // let the feeders run first: they fill batches, where saying "hungry" now would
+            // have them hand over each element alone
+            Thread.`yield`()
+            ch.tryRead() match
+              case Some(r) => unpack(r)
+              case None    => stealOrNothing()
 
     /** The next element, waiting for one, or [[Closed]]; a failed channel throws its cause. */
     def next()(using Async): T | Closed.type =

@@ -2,7 +2,8 @@ package weft
 package internal.flow
 
 import java.util.concurrent.atomic.AtomicInteger
-import weft.channels.Channel
+import weft.channels.{Channel, ChannelClosed}
+import weft.internal.async.Cancellation
 import weft.flow.{Flow, FlowEmit}
 
 /**
@@ -57,8 +58,9 @@ private[weft] object GroupBy:
               case null => openKey(k)
               case c    => c
             // a child that ended early closed its channel: the element is dropped, as the rest
-            // of that key's elements are while the key stays open
-            ch.sendOrClosed(t): Unit
+            // of that key's elements are while the key stays open; a loop that never waits must
+            // still see a cancellation (`FlowBoundaryCancelSuite`)
+            if ch.sendOrClosed(t).isInstanceOf[ChannelClosed] then Cancellation.check("groupBy")
           },
           summon[Async]
         )
