@@ -56,6 +56,8 @@ class FlowBadArgumentsSuite extends munit.FunSuite, Deadlined:
     ("retry", "policy", () => src.retry(nul[Retry])),
     ("timeout", "timeout", () => src.timeout(-1.milli)),
     ("timeout", "timeout", () => src.timeout(nul[FiniteDuration])),
+    ("concat", "flows", () => Flow.concat(src, nul[Flow[Int]])),
+    ("merge", "flows", () => Flow.merge(src, nul[Flow[Int]])),
     ("buffer", "capacity", () => src.buffer(-1)),
     ("mapPar", "parallelism", () => src.mapPar(0)(i => i)),
     ("mapPar", "f", () => src.mapPar(2)(nul[Int => Async ?=> Int])),

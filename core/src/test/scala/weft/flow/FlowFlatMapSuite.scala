@@ -108,6 +108,24 @@ class FlowFlatMapSuite extends munit.FunSuite, Deadlined:
     assertEquals(subs.map(_.finished.get).toList, List(1, 1), "sub-flows' finally")
     assertEquals(outer.finished.get, 1)
 
+  test("flatMap: recover and retry inside a sub-flow act on that sub-flow only"):
+    val boom = Boom()
+    val runs = AtomicInteger()
+    Async.blocking:
+      val got = Flow(1, 2)
+        .flatMap(i => Flow(i).concat(Flow.failed(boom)).recover { case _: Boom => -i })
+        .runToList()
+      assertEquals(got, List(1, -1, 2, -2))
+      val retried = Flow(1, 2)
+        .flatMap { i =>
+          Flow.usingEmit[Int] { emit =>
+            if runs.incrementAndGet() % 2 == 1 then throw Boom() else emit(i)
+          }.retry(Retry.immediate(1))
+        }
+        .runToList()
+      assertEquals(retried, List(1, 2))
+    assertEquals(runs.get, 4)
+
   test("flatMap of an endless outer flow, stopped downstream"):
     Async.blocking:
       assertEquals(

@@ -83,6 +83,13 @@ class FlowLifecycleSuite extends munit.FunSuite, Deadlined:
     assert(e2 eq boom, e2)
     assertEquals(e2.getSuppressed.toList, List(late))
 
+  test("onComplete: a function that rethrows the run's own failure leaves it as is"):
+    // a failure cannot suppress itself (Throwable.addSuppressed throws on it)
+    val boom = Boom()
+    val e =
+      intercept[Boom](Async.blocking(Flow.failed[Int](boom).onComplete(throw boom).runDrain()))
+    assert(e eq boom, e)
+
   test("onDone: runs on a normal end and an early stop, not on a failure"):
     val boom = Boom()
     val done = AtomicInteger()

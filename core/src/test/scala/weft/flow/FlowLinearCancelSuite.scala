@@ -2,6 +2,7 @@ package weft.flow
 
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicLong}
+import scala.concurrent.duration.*
 import weft.*
 import weft.channels.BufferedChannel
 import weft.testing.{Deadlined, Waits}
@@ -84,6 +85,24 @@ class FlowLinearCancelSuite extends munit.FunSuite, Deadlined:
     assert(isCancelled(r), r)
     assertEquals(probe.runs.get, 1)
 
+  test("a cancel during retry's pause stops the retries"):
+    val failedOnce = CountDownLatch(1)
+    val runs = AtomicInteger()
+    val failing = Flow.usingEmit[Int] { emit =>
+      runs.incrementAndGet()
+      emit(1)
+      failedOnce.countDown()
+      throw Boom()
+    }
+    val policy = Retry(5, delay = Retry.Delay.Constant(1.hour))
+    val r = Async.blocking:
+      val f = Future(failing.retry(policy).runToList())
+      Waits.latch(failedOnce, "the first failure")
+      f.cancel()
+      Waits.within(Future(f.result), "the cancelled run's result")
+    assert(isCancelled(r), r)
+    assertEquals(runs.get, 1)
+
   test("alsoTo: the side channel is closed when the run is cancelled"):
     val probe = FlowProbe.blocking(1, 2)
     val sink = BufferedChannel[Int](10)
@@ -100,7 +119,9 @@ class FlowLinearCancelSuite extends munit.FunSuite, Deadlined:
     "repeat" -> Flow.repeat(1L),
     "unfold" -> Flow.unfold(0L)(s => Some((s, s + 1))),
     "fromIterator" -> Flow.fromIterator(Iterator.from(0).map(_.toLong)),
-    "range" -> Flow.range(0, Int.MaxValue).map(_.toLong)
+    "range" -> Flow.range(0, Int.MaxValue).map(_.toLong),
+    // one element whose collection never waits: the stage itself must notice the cancel
+    "mapConcat" -> Flow(1).mapConcat(_ => Iterator.range(0, Int.MaxValue)).map(_.toLong)
   )
 
   for (name, source) <- neverWaiting do

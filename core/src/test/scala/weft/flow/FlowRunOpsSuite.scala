@@ -125,6 +125,19 @@ class FlowRunOpsSuite extends munit.FunSuite, Deadlined:
       assertEquals(probe.aliveThreads, Nil, "the buffer's fiber outlived runFold")
       assertEquals(probe.finished.get, 1)
 
+  test("a future started by a usingEmit body has ended when the terminal operation returns"):
+    // "returns once the run has ended and every fiber it started has ended too"
+    val ended = java.util.concurrent.atomic.AtomicBoolean(false)
+    Async.blocking:
+      val got = Flow.usingEmit[Int] { emit =>
+        Future:
+          sleep(200) // a lower bound: a terminal operation that does not join returns first
+          ended.set(true)
+        emit(1)
+      }.runToList()
+      assertEquals(got, List(1))
+      assert(ended.get, "a future of the run outlived runToList")
+
   test("cancelling the caller of each terminal operation midway stops the run"):
     val ops: Seq[(String, Flow[Int] => Async ?=> Any)] = Seq(
       "runToList" -> (_.runToList()),

@@ -106,3 +106,6 @@ class FlowTakeSuite extends munit.FunSuite, Deadlined:
     val boom = Boom()
     val e = intercept[Boom](Async.blocking(Flow(1, 2).dropWhile(_ => throw boom).runDrain()))
     assert(e eq boom, e)
+
+/** [[FlowTakeSuite]], every run entered from a virtual thread. */
+class FlowTakeOnVirtualThreadSuite extends FlowTakeSuite, OnVirtualThread
