@@ -219,6 +219,34 @@ class FlowLifecycleSuite extends munit.FunSuite, Deadlined:
     assert(e eq boom, e)
     assertEquals(runs.get, 1)
 
+  test("recover and retry across a boundary upstream: upstream failures only"):
+    val boom = Boom()
+    val runs = AtomicInteger()
+    Async.blocking:
+      val recovered = Flow(1, 2).concat(Flow.failed(boom)).buffer(2).recover { case _: Boom => -1 }
+      assertEquals(recovered.runToList(), List(1, 2, -1))
+      val retried = Flow
+        .usingEmit[Int] { emit =>
+          if runs.incrementAndGet() < 3 then throw Boom() else emit(7)
+        }
+        .buffer(2)
+        .retry(Retry.immediate(5))
+      assertEquals(retried.runToList(), List(7))
+    assertEquals(runs.get, 3)
+    val late = Boom("downstream")
+    val notRecovered = AtomicInteger()
+    val e = intercept[Boom]:
+      Async.blocking:
+        Flow
+          .range(0, 100)
+          .buffer(2)
+          .recover { case _ => notRecovered.incrementAndGet() }
+          .retry(Retry.immediate(3))
+          .map(i => if i == 5 then throw late else i)
+          .runDrain()
+    assert(e eq late, e)
+    assertEquals(notRecovered.get, 0)
+
   test("recover after retry: the retries first, then the recovery"):
     val runs = AtomicInteger()
     Async.blocking:

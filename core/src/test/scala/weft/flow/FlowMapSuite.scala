@@ -59,6 +59,11 @@ class FlowMapSuite extends munit.FunSuite, Deadlined:
       assertEquals(Flow.empty[Int].scan(7)(_ + _).runToList(), List(7))
       assertEquals(Flow("a", "b").scan("")(_ + _).runToList(), List("", "a", "ab"))
 
+  test("scan then take(1): the zero alone; the upstream never runs"):
+    val probe = FlowProbe(Seq(1, 2))
+    Async.blocking(assertEquals(probe.flow.scan(0)(_ + _).take(1).runToList(), List(0)))
+    assertEquals(probe.runs.get, 0)
+
   test("intersperse: the separator between each two elements only"):
     Async.blocking:
       val f = Flow(1, 2, 3).intersperse(0)
