@@ -126,13 +126,16 @@ class FlowRunOpsSuite extends munit.FunSuite, Deadlined:
       assertEquals(probe.finished.get, 1)
 
   test("a future started by a usingEmit body has ended when the terminal operation returns"):
-    // "returns once the run has ended and every fiber it started has ended too"
+    // the run is a nested scope: its futures are cancelled and joined when it ends
     val ended = java.util.concurrent.atomic.AtomicBoolean(false)
     Async.blocking:
       val got = Flow.usingEmit[Int] { emit =>
+        val started = java.util.concurrent.CountDownLatch(1)
         Future:
-          sleep(200) // a lower bound: a terminal operation that does not join returns first
-          ended.set(true)
+          started.countDown()
+          try weft.testing.UntilCancelled()
+          finally ended.set(true)
+        weft.testing.Waits.latch(started, "the body's future")
         emit(1)
       }.runToList()
       assertEquals(got, List(1))
