@@ -120,6 +120,8 @@ class FlowLinearCancelSuite extends munit.FunSuite, Deadlined:
     "unfold" -> Flow.unfold(0L)(s => Some((s, s + 1))),
     "fromIterator" -> Flow.fromIterator(Iterator.from(0).map(_.toLong)),
     "range" -> Flow.range(0, Int.MaxValue).map(_.toLong),
+    // a source that is always ready: awaiting it never suspends
+    "fromSource" -> Flow.fromSource(Future.successful(1L)).take(Int.MaxValue).map(_.get),
     // one element whose collection never waits: the stage itself must notice the cancel
     "mapConcat" -> Flow(1).mapConcat(_ => Iterator.range(0, Int.MaxValue)).map(_.toLong)
   )
