@@ -154,6 +154,10 @@ lazy val bench = (project in file("bench"))
       "org.typelevel" %% "cats-effect" % Versions.catsEffect,
       "dev.zio" %% "zio" % Versions.zio,
       "org.apache.pekko" %% "pekko-actor" % Versions.pekko,
+      // Flow workloads' streaming peers; every Pekko module pinned to the same version.
+      "org.apache.pekko" %% "pekko-stream" % Versions.pekko,
+      "co.fs2" %% "fs2-core" % Versions.fs2,
+      "dev.zio" %% "zio-streams" % Versions.zioStreams,
       "org.jctools" % "jctools-core" % Versions.jctools,
       "io.github.resilience4j" % "resilience4j-ratelimiter" % Versions.resilience4j,
       "net.spy" % "spymemcached" % Versions.spymemcached,

@@ -10,6 +10,8 @@ object Versions {
   val catsEffect = "3.7.1"
   val zio = "2.1.26"
   val pekko = "1.4.0"
+  val fs2 = "3.12.2"
+  val zioStreams = "2.1.26"
   val scalaAsync = "1.0.1"
   val jctools = "4.0.7"
   val resilience4j = "2.4.0"

@@ -51,8 +51,11 @@ final class Flow[+T] private[flow] (private[weft] val stage: (FlowEmit[T], Async
 /** Creating flows: see [[FlowSources]] for every source. */
 object Flow extends FlowSources:
 
-  /** The capacity of the channel at a boundary that takes none as an argument. */
-  val DefaultBuffer: Int = 16
+  /**
+   * The capacity, in elements, of a boundary that takes none as an argument (Kotlin's default
+   * buffer too): enough for batches of 16 elements to cross at once (see `buffer`).
+   */
+  val DefaultBuffer: Int = 64
 
   /** A flow whose run is `stage`: the one constructor every operator goes through. */
   private[flow] def of[T](stage: (FlowEmit[T], Async) => Unit): Flow[T] = new Flow(stage)

@@ -15,6 +15,9 @@ trait FlowParOps[+T]:
   /**
    * The same elements, with the stages upstream decoupled from those downstream by a channel of
    * `capacity` elements (0: a rendezvous): upstream runs ahead by up to `capacity` elements.
+   * While the stages downstream are busy, upstream gathers its elements into batches (a quarter
+   * of `capacity`, at most 64) that cross the channel at once; while they wait, each element
+   * crosses as soon as it is emitted, so batching never delays an element.
    *
    * Asynchronous boundary: one fiber runs the upstream stages.
    * @throws IllegalArgumentException
@@ -22,7 +25,7 @@ trait FlowParOps[+T]:
    */
   def buffer(capacity: Int): Flow[T] =
     FlowChecks.nonNegative("buffer", "capacity", capacity)
-    Flow.of((emit, a) => Fanout.boundary(this, capacity)(ch => Fanout.drain(ch, emit))(using a))
+    Flow.of((emit, a) => Fanout.boundary(this, capacity)(r => Fanout.drain(r, emit))(using a))
 
   /**
    * Each element mapped by `f`, at most `parallelism` at once, each in a future of its own; the

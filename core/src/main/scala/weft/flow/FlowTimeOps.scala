@@ -40,7 +40,7 @@ trait FlowTimeOps[+T]:
     FlowChecks.positive("groupedWithin", "n", n)
     FlowChecks.duration("groupedWithin", "within", within, strict = true)
     Flow.of: (emit, a) =>
-      Fanout.boundary(this, Flow.DefaultBuffer)(ch => Windows.groupedWithin(ch, n, within, emit))(
+      Fanout.boundary(this, Flow.DefaultBuffer)(r => Windows.groupedWithin(r, n, within, emit))(
         using a
       )
 
@@ -57,7 +57,7 @@ trait FlowTimeOps[+T]:
   def debounce(quiet: FiniteDuration): Flow[T] =
     FlowChecks.duration("debounce", "quiet", quiet, strict = true)
     Flow.of: (emit, a) =>
-      Fanout.boundary(this, Flow.DefaultBuffer)(ch => Windows.debounce(ch, quiet, emit))(using a)
+      Fanout.boundary(this, Flow.DefaultBuffer)(r => Windows.debounce(r, quiet, emit))(using a)
 
   /**
    * The elements, merged with `f` while the stages downstream are busy: upstream never waits

@@ -278,3 +278,56 @@ object File:
    * (see the class comment).
    */
   val InPlaceLimit: Int = 64 * 1024
+
+  /**
+   * The lines of the file at `path`, as a cold [[weft.flow.Flow]]: each run opens the file,
+   * reads it from the start in pieces of [[InPlaceLimit]] bytes, decodes them with `charset`
+   * (a character split between pieces is kept whole, see [[File.readString]]) and emits its
+   * lines, ended by `"\n"` or `"\r\n"` (not part of the line). Text after the last line end is a
+   * last line; an empty file has none.
+   *
+   * The file is closed when the run ends, however it ends: at the end of the file, on a
+   * failure, on a `take` downstream, or on a cancellation. A missing file fails the run (not
+   * this call) with `NoSuchFileException`.
+   * {{{
+   * Async.blocking:
+   *   File.lines("access.log").filter(_.contains(" 500 ")).take(10).runToList()
+   * }}}
+   * @throws IllegalArgumentException
+   *   if `path` is empty or `charset` is null
+   */
+  def lines(path: String, charset: Charset = StandardCharsets.UTF_8): weft.flow.Flow[String] =
+    FileFlows.lines(path, charset)
+
+  /**
+   * Runs `lines` and writes each line, followed by `"\n"` and encoded with `charset`, to the
+   * file at `path`, created if missing and truncated first unless `append`. Lines are collected
+   * and written in pieces of about [[InPlaceLimit]] characters (as a `BufferedWriter` would);
+   * everything is written, and the file closed, when the run ends. A failure of the flow or of
+   * a write closes the file and is thrown; what was written before stays in the file.
+   * @return
+   *   the number of lines written
+   * @throws IllegalArgumentException
+   *   if `path` is empty, or `lines` or `charset` is null
+   */
+  def writeLines(
+      path: String,
+      lines: weft.flow.Flow[String],
+      charset: Charset = StandardCharsets.UTF_8,
+      append: Boolean = false
+  )(using Async): Long =
+    FileFlows.writeLines(path, lines, charset, append)
+
+  /**
+   * Runs `chunks` and writes each buffer whole, in order, to the file at `path`, created if
+   * missing and truncated first unless `append`; one write per buffer, as [[File.write]] does.
+   * The file is closed when the run ends, however it ends.
+   * @return
+   *   the number of bytes written
+   * @throws IllegalArgumentException
+   *   if `path` is empty or `chunks` is null
+   */
+  def writeChunks(path: String, chunks: weft.flow.Flow[ByteBuffer], append: Boolean = false)(using
+      Async
+  ): Long =
+    FileFlows.writeChunks(path, chunks, append)

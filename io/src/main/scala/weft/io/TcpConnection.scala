@@ -144,6 +144,64 @@ final class TcpConnection private[io] (
       String(b.array, 0, b.limit(), StandardCharsets.UTF_8)
 
   /**
+   * The lines this connection reads, as a [[weft.flow.Flow]]: each run reads lines as
+   * [[readLine]] does (ended by `"\r\n"`, decoded as UTF-8, at most `maxLength` bytes) until the
+   * peer closes the connection, which ends the flow. A peer that closes in the middle of a line
+   * fails the run with `EOFException`; a longer line with `IOException`.
+   *
+   * The connection stays the caller's: the run neither opens nor closes it, and a run stopped
+   * early (a `take` downstream) leaves the lines it did not read buffered for the next read. A
+   * run cancelled while it waits for a line closes the connection, as any cancelled read does.
+   * Lines already buffered are taken without a thread; a line that must wait for the socket is
+   * read by one [[readLine]].
+   * @throws IllegalArgumentException
+   *   if `maxLength` is negative
+   */
+  def lines(maxLength: Int = TcpConnection.DefaultMaxLength): weft.flow.Flow[String] =
+    TcpFlows.lines(this, maxLength)
+
+  /**
+   * Runs `lines` and writes each line to the connection followed by `"\r\n"` (UTF-8), each as
+   * soon as it comes (nothing waits for more lines to fill a buffer); returns once the last line
+   * is written. The connection stays open (shut down the output or close it to tell the peer
+   * the lines are over). A failed write fails the run.
+   * @return
+   *   the number of lines written
+   */
+  def writeLines(lines: weft.flow.Flow[String])(using Async): Long =
+    TcpFlows.writeLines(this, lines)
+
+  /**
+   * Runs `chunks` and writes each buffer whole, in order, as [[write]] does; returns once the
+   * last one is written. The connection stays open.
+   * @return
+   *   the number of bytes written
+   */
+  def writeChunks(chunks: weft.flow.Flow[ByteBuffer])(using Async): Long =
+    TcpFlows.writeChunks(this, chunks)
+
+  /**
+   * The next line if one is buffered whole, else `null` (and nothing is read from the socket):
+   * how [[lines]] takes buffered lines without a thread per line.
+   */
+  private[io] def bufferedLine(maxLength: Int): String | Null =
+    if !reading.compareAndSet(false, true) then
+      throw IllegalStateException(s"$describe: another read is in flight")
+    try
+      if indexOf(TcpConnection.CRLF) < 0 then null
+      else decodeLine(scanUntil(TcpConnection.CRLF, maxLength))
+    finally reading.set(false)
+
+  /** As [[readLine]], but `null` if the stream ends cleanly before the next line. */
+  private[io] def readLineOrEnd(maxLength: Int)(using Async): Future[String | Null] =
+    readOp:
+      try decodeLine(scanUntil(TcpConnection.CRLF, maxLength))
+      catch case _: EOFException if !buf.hasRemaining => null
+
+  private def decodeLine(b: ByteBuffer): String =
+    String(b.array, 0, b.limit(), StandardCharsets.UTF_8)
+
+  /**
    * Writes all the remaining bytes of `src`; the future completes once the last byte is handed
    * to the kernel. It holds no count: a TCP write is whole or fails, so `conn.write(b).await`
    * is a statement with nothing to discard (a [[File.write]] keeps its POSIX-style count).
@@ -289,7 +347,7 @@ object TcpConnection:
   /** The default size of the read buffer: 8 KiB. */
   val DefaultBufferSize: Int = 8 * 1024
 
-  private val CRLF = Array[Byte]('\r', '\n')
+  private[io] val CRLF = Array[Byte]('\r', '\n')
 
   /**
    * Connects to `host:port`. By default there is no timeout of weft's own (the connect waits as

@@ -146,6 +146,18 @@ enum Contender(val library: Library, harnessName: String = ""):
   /** A Pekko tell of the same message weft's tell carries (memory harness). */
   case pekkoTell extends Contender(Library.Pekko, "pekko-tell")
 
+  /** fs2's `Stream` on cats-effect's `IO`, as its users write it. */
+  case fs2 extends Contender(Library.Fs2)
+
+  /** ZIO Streams' `ZStream`, as its users write it. */
+  case zioStreams extends Contender(Library.ZioStreams)
+
+  /** Pekko Streams, materialised on an actor system made once per trial. */
+  case pekkoStreams extends Contender(Library.PekkoStreams)
+
+  /** A plain `scala.collection.Iterator` pipeline: the floor of a fused stream. */
+  case iterator extends Contender(Library.ScalaStd)
+
   /** resilience4j's `AtomicRateLimiter`. */
   case resilience4j extends Contender(Library.Resilience4j)
 

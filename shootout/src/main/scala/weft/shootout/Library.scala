@@ -32,6 +32,15 @@ enum Library(val name: String):
   /** Pekko's actors. */
   case Pekko extends Library("Pekko actor")
 
+  /** fs2's `Stream`, on cats-effect's `IO`. */
+  case Fs2 extends Library("fs2")
+
+  /** ZIO Streams' `ZStream`. */
+  case ZioStreams extends Library("ZIO Streams")
+
+  /** Pekko Streams, on Pekko's actors. */
+  case PekkoStreams extends Library("Pekko Streams")
+
   /** resilience4j's rate limiter. */
   case Resilience4j extends Library("resilience4j")
 

@@ -227,9 +227,12 @@ object Workloads:
   /** The parallel-collection workloads (see [[ParWorkloads]]). */
   val par: Seq[Workload] = ParWorkloads.all
 
+  /** The stream workloads (see [[FlowWorkloads]]). */
+  val flow: Seq[Workload] = FlowWorkloads.all
+
   /** Every workload, in report order. */
   val all: Seq[Workload] =
-    Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ par ++
+    Seq(futureSpawnAwait, race3, compose3, handoffIdeal) ++ channels ++ io ++ time ++ par ++ flow ++
       resilience ++ keyed ++ singleFlight ++ memoryWorkloads ++ memcached
 
   /** The workload with this id. */

@@ -49,29 +49,45 @@ private[weft] object Fanout:
     flow.stage(t => ch.send(t), a)
 
   /**
-   * Runs `upstream` on a fiber that feeds a channel of `capacity`, and `consume` on that channel
-   * as the body of the boundary's scope.
+   * Runs `upstream` on a fiber that feeds a batching channel of `capacity` elements (see
+   * [[Batching]]), and `consume` on its reading side as the body of the boundary's scope.
    */
   def boundary[T, R](upstream: Flow[T], capacity: Int)(
-      consume: ReadableChannel[T] => Async ?=> R
+      consume: Batching.Reader[T] => Async ?=> R
+  )(using Async): R = feeds(Seq(upstream), capacity)(consume)
+
+  /**
+   * Runs each of `flows` on a fiber of its own, all feeding one batching channel of `capacity`
+   * elements (plus a batch pending per flow), and `consume` on its reading side as the body of
+   * the boundary's scope. The last feeder to end closes the channel, after handing over what it
+   * still held.
+   */
+  def feeds[T, R](flows: Seq[Flow[T]], capacity: Int)(
+      consume: Batching.Reader[T] => Async ?=> R
   )(using Async): R =
     supervised:
-      val ch = channel[T](capacity)
-      Future:
-        feed(upstream, ch)
-        ch.close()
-      consume(ch)
-
-  /** Runs each of `flows` on its own fiber into one channel of `capacity`, drained into `emit`. */
-  def merge[T](flows: Seq[Flow[T]], capacity: Int, emit: FlowEmit[T])(using Async): Unit =
-    supervised:
-      val ch = channel[T](capacity)
+      val ch = channel[AnyRef](Batching.slots(capacity))
+      val hunger = Batching.Hunger()
+      val max = Batching.batchSize(capacity)
+      val writers = flows.map(_ => Batching.Writer[T](ch, max, hunger))
       val running = AtomicInteger(flows.size)
-      for f <- flows do
+      for (f, w) <- flows.zip(writers) do
         Future:
-          feed(f, ch)
+          f.stage(t => w.add(t), summon[Async])
+          w.flush()
           if running.decrementAndGet() == 0 then ch.close()
-      drain(ch, emit)
+      consume(Batching.Reader[T](ch, writers, hunger))
+
+  /** Pushes every element of `r` into `emit`, until its channel is closed. */
+  def drain[T](r: Batching.Reader[T], emit: FlowEmit[T])(using Async): Unit =
+    var v = r.next()
+    while v.asInstanceOf[AnyRef] ne Batching.Closed do
+      emit(v.asInstanceOf[T])
+      v = r.next()
+
+  /** Runs each of `flows` on its own fiber, all feeding one boundary of `capacity`, into `emit`. */
+  def merge[T](flows: Seq[Flow[T]], capacity: Int, emit: FlowEmit[T])(using Async): Unit =
+    feeds(flows, capacity)(r => drain(r, emit))
 
   /**
    * `mapPar`: each element of `upstream` is mapped by `f` in a future of its own, at most

@@ -15,12 +15,19 @@ private[weft] object Pairing:
   def zip[T, U](left: Flow[T], right: Flow[U], emit: FlowEmit[(T, U)])(using Async): Unit =
     val stop = FlowStop()
     try
-      Fanout.boundary(right, Flow.DefaultBuffer): ch =>
-        left.stage(t => if !Fanout.next(ch, (u: U) => emit((t, u))) then throw stop, summon[Async])
+      Fanout.boundary(right, Flow.DefaultBuffer): r =>
+        left.stage(
+          { t =>
+            val u = r.next()
+            if u.asInstanceOf[AnyRef] eq Batching.Closed then throw stop
+            emit((t, u.asInstanceOf[U]))
+          },
+          summon[Async]
+        )
     catch case s: FlowStop if s eq stop => ()
 
   /**
-   * `interleave`: both sides feed channels from fibers of their own; the body takes up to
+   * `interleave`: both sides feed boundaries (nested) from fibers of their own; the body takes up to
    * `segment` elements from one, then from the other. When a side ends, the body drains the
    * other (or, with `eager`, stops there).
    */
@@ -31,25 +38,21 @@ private[weft] object Pairing:
       eager: Boolean,
       emit: FlowEmit[T]
   )(using Async): Unit =
-    supervised:
-      val first = Fanout.channel[T](Flow.DefaultBuffer)
-      val second = Fanout.channel[T](Flow.DefaultBuffer)
-      Future:
-        Fanout.feed(left, first)
-        first.close()
-      Future:
-        Fanout.feed(right, second)
-        second.close()
-      var current = first
-      var other = second
-      var running = true
-      while running do
-        var taken = 0
-        while taken < segment && running do
-          if Fanout.next(current, emit) then taken += 1
-          else
-            running = false
-            if !eager then Fanout.drain(other, emit)
-        val swap = current
-        current = other
-        other = swap
+    Fanout.boundary(left, Flow.DefaultBuffer): first =>
+      Fanout.boundary(right, Flow.DefaultBuffer): second =>
+        var current = first
+        var other = second
+        var running = true
+        while running do
+          var taken = 0
+          while taken < segment && running do
+            val v = current.next()
+            if v.asInstanceOf[AnyRef] ne Batching.Closed then
+              emit(v.asInstanceOf[T])
+              taken += 1
+            else
+              running = false
+              if !eager then Fanout.drain(other, emit)
+          val swap = current
+          current = other
+          other = swap

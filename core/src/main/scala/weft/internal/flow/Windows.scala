@@ -10,7 +10,7 @@ import weft.flow.{Flow, FlowEmit}
  * The flow stages that depend on time or on the consumer's speed: `throttle` (fused),
  * `groupedWithin`, `debounce` and `conflate` (boundaries). Waits are weft waits (`sleep`,
  * `select` with `onTimeout`) and times are read from the support's clock, so under virtual time
- * they are exact (`FlowTimeSuite` in the test kit's tests).
+ * they are exact (the `Flow*Suite`s of the test kit's tests, e.g. `FlowThrottleSuite`).
  */
 private[weft] object Windows:
 
@@ -51,63 +51,71 @@ private[weft] object Windows:
       a
     )
 
+  /** Whether `v`, from a [[Batching.Reader]], is its end. */
+  private def closed(v: Any): Boolean = v.asInstanceOf[AnyRef] eq Batching.Closed
+
+  /**
+   * `groupedWithin`: the first element of a group is awaited without a limit; the group's
+   * deadline starts then. The rest are taken as long as they are ready, and only when none is
+   * does the stage wait, in a select with the time left.
+   */
   def groupedWithin[T](
-      ch: ReadableChannel[T],
+      r: Batching.Reader[T],
       n: Int,
       within: FiniteDuration,
       emit: FlowEmit[Seq[T]]
-  )(
-      using a: Async
-  ): Unit =
+  )(using a: Async): Unit =
     val clock = a.support.clock
     var open = true
     while open do
-      valueOr(ch.read()) match
-        case Empty => open = false
-        case first =>
-          val group = Vector.newBuilder[T]
-          group += first.asInstanceOf[T]
-          var size = 1
-          val deadline = clock.nanoTime() + within.toNanos
-          var collecting = true
-          def take(r: Try[T]): Unit = valueOr(r) match
-            case Empty =>
-              open = false
-              collecting = false
-            case v =>
-              group += v.asInstanceOf[T]
-              size += 1
-          while collecting && size < n do
-            ch.tryRead() match
-              case Some(r) => take(r)
-              case None =>
-                val left = deadline - clock.nanoTime()
-                if left <= 0 then collecting = false
-                else Async.select(ch.canRead ~~> take, onTimeout(left.nanos) { collecting = false })
-          emit(group.result())
+      val first = r.next()
+      if closed(first) then open = false
+      else
+        val group = Vector.newBuilder[T]
+        group += first.asInstanceOf[T]
+        var size = 1
+        val deadline = clock.nanoTime() + within.toNanos
+        var collecting = true
+        def add(v: Any): Unit =
+          if closed(v) then
+            open = false
+            collecting = false
+          else
+            group += v.asInstanceOf[T]
+            size += 1
+        while collecting && size < n do
+          val v = r.poll()
+          if v.asInstanceOf[AnyRef] ne Batching.Empty then add(v)
+          else
+            val left = deadline - clock.nanoTime()
+            if left <= 0 then collecting = false
+            else
+              Async.select(
+                r.readable ~~> (x => add(r.accept(x))),
+                onTimeout(left.nanos) { collecting = false }
+              )
+        emit(group.result())
 
-  def debounce[T](ch: ReadableChannel[T], quiet: FiniteDuration, emit: FlowEmit[T])(using
+  /** `debounce`: the held element is emitted when a select for the next one times out. */
+  def debounce[T](r: Batching.Reader[T], quiet: FiniteDuration, emit: FlowEmit[T])(using
       Async
   ): Unit =
-    var pending: T | Empty.type = Empty
+    var pending: Any = Empty
     var open = true
+    def arrived(v: Any): Unit = if closed(v) then open = false else pending = v
     while open do
-      if isEmpty(pending) then
-        valueOr(ch.read()) match
-          case Empty => open = false
-          case v     => pending = v
+      if isEmpty(pending) then arrived(r.next())
       else
-        Async.select(
-          ch.canRead ~~> (r =>
-            valueOr(r) match
-              case Empty => open = false
-              case v     => pending = v
-          ),
-          onTimeout(quiet):
-            val held = pending.asInstanceOf[T]
-            pending = Empty
-            emit(held)
-        )
+        val v = r.poll()
+        if v.asInstanceOf[AnyRef] ne Batching.Empty then arrived(v)
+        else
+          Async.select(
+            r.readable ~~> (x => arrived(r.accept(x))),
+            onTimeout(quiet):
+              val held = pending.asInstanceOf[T]
+              pending = Empty
+              emit(held)
+          )
     if !isEmpty(pending) then emit(pending.asInstanceOf[T])
 
   def conflate[T](upstream: Flow[T], f: (T, T) => T, emit: FlowEmit[T])(using Async): Unit =
