@@ -5,10 +5,14 @@ import weft.*
 /** `zip` and `interleave` (segment sizes, eager completion): values, ends, the other side stopped. */
 class FlowZipSuite extends munit.FunSuite, FlowTesting:
 
-  /** An endless flow of `v` that records its thread and counts its `finally`. */
+  /**
+   * A flow of `v` as good as endless (it ends after a million elements, so that a bug that reads
+   * it to its end fails a test with wrong values instead of hanging it), which records its
+   * thread and counts its `finally`.
+   */
   def endless(v: Int, probe: Probe): Flow[Int] = Flow.usingEmit[Int] { emit =>
     probe.here()
-    try while true do emit(v)
+    try for _ <- 0 until 1_000_000 do emit(v)
     finally probe.finallies.incrementAndGet(): Unit
   }
 
@@ -52,6 +56,17 @@ class FlowZipSuite extends munit.FunSuite, FlowTesting:
     assertEquals(endless(7, probe).zip(Flow(1, 2)).runToList(), List((7, 1), (7, 2)))
     assertEquals(probe.finallies.get, 1, "the left side's finally did not run")
     probe.assertNoneAlive("zip, left side")
+
+  flowTest("zip stops the left side as soon as the right one has ended"):
+    // the left side's emit that finds the right side closed must not return
+    val emitted = java.util.concurrent.atomic.AtomicInteger()
+    val left = Flow.usingEmit[Int] { emit =>
+      for i <- 0 until 1000 do
+        emit(i)
+        emitted.incrementAndGet()
+    }
+    assertEquals(left.zip(Flow("a", "b")).runToList(), List((0, "a"), (1, "b")))
+    assertEquals(emitted.get, 2, "the left side went on after the right side ended")
 
   flowTest("zip inside a take: both sides stopped"):
     val probe = Probe()
