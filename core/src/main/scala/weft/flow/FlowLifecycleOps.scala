@@ -57,7 +57,7 @@ trait FlowLifecycleOps[+T]:
       try f
       catch
         case g: Throwable if failed != null && !failed.isInstanceOf[FlowStop] =>
-          failed.nn.addSuppressed(g)
+          if g ne failed then failed.nn.addSuppressed(g)
 
   /** Runs `f` when the run of this flow ends normally (or stopped early by a stage downstream). */
   def onDone(f: => Unit): Flow[T] = Flow.of: (emit, a) =>

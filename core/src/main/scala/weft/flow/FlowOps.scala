@@ -1,5 +1,6 @@
 package weft.flow
 
+import weft.internal.async.Cancellation
 import weft.internal.flow.{FlowChecks, FlowStop}
 
 /**
@@ -58,7 +59,19 @@ trait FlowOps[+T]:
   /** The elements of the collection `f` makes of each element, in order. */
   def mapConcat[U](f: T => IterableOnce[U]): Flow[U] =
     FlowChecks.notNull("mapConcat", "f", f)
-    Flow.of((emit, a) => stage(t => f(t).iterator.foreach(u => emit(u)), a))
+    Flow.of: (emit, a) =>
+      stage(
+        { t =>
+          val it = f(t).iterator
+          var n = 0
+          while it.hasNext do
+            emit(it.next())
+            n += 1
+            // an endless collection must not make the run uncancellable (`FlowLinearCancelSuite`)
+            if (n & 255) == 0 then Cancellation.check("Flow.mapConcat")(using a)
+        },
+        a
+      )
 
   /**
    * The elements of the flow `f` makes of each element, each sub-flow run to its end before the

@@ -124,7 +124,9 @@ trait FlowParOps[+T]:
    * run on a fiber of its own; the outputs of the children are merged, as they come. At most
    * `parallelism` keys are open at once: an element of a new key when `parallelism` are open
    * first completes the sub-flow of the key that least recently got an element (its child ends
-   * once it has handled what it was given); a later element of that key opens a new sub-flow.
+   * once it has handled what it was given); a later element of that key opens a new sub-flow. A
+   * child that ends early (its sub-flow has a `take`) drops the rest of its key's elements for as
+   * long as the key stays open.
    *
    * Asynchronous boundary: one fiber runs the upstream stages, one per open key runs its child;
    * each key's elements wait in a channel of [[Flow.DefaultBuffer]], the merged output in

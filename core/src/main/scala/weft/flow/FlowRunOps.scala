@@ -14,36 +14,43 @@ import weft.internal.flow.{Fanout, FlowChecks}
 trait FlowRunOps[+T]:
   this: Flow[T] =>
 
+  /**
+   * Runs the stages in a nested scope of the caller, so that a future a stage starts (in a
+   * `usingEmit` body, say) has ended when the terminal operation returns (`FlowRunOpsSuite`).
+   */
+  private def run(emit: FlowEmit[T])(using a: Async): Unit =
+    Async.group(stage(emit, summon[Async]))
+
   /** Runs the flow, pushing every element into `emit` on the calling fiber. */
   def runToEmit(emit: FlowEmit[T])(using a: Async): Unit =
     FlowChecks.notNull("runToEmit", "emit", emit)
-    stage(emit, a)
+    run(emit)
 
   /** Runs the flow, calling `f` for each element in turn. */
   def runForeach(f: T => Unit)(using a: Async): Unit =
     FlowChecks.notNull("runForeach", "f", f)
-    stage(t => f(t), a)
+    run(t => f(t))
 
   /** Runs the flow and ignores its elements: for the effects of its stages. */
-  def runDrain()(using a: Async): Unit = stage(_ => (), a)
+  def runDrain()(using a: Async): Unit = run(_ => ())
 
   /** Runs the flow and returns its elements, in order. Holds them all: for flows known to end small. */
   def runToList()(using a: Async): List[T] =
     val out = ListBuffer.empty[T]
-    stage(t => out += t, a)
+    run(t => out += t)
     out.toList
 
   /** Runs the flow, folding its elements into `zero` with `f`. */
   def runFold[S](zero: S)(f: (S, T) => S)(using a: Async): S =
     FlowChecks.notNull("runFold", "f", f)
     var acc = zero
-    stage(t => acc = f(acc, t), a)
+    run(t => acc = f(acc, t))
     acc
 
   /** Runs the flow and returns its last element, if any. */
   def runLastOption()(using a: Async): Option[T] =
     var last: Option[T] = None
-    stage(t => last = Some(t), a)
+    run(t => last = Some(t))
     last
 
   /**

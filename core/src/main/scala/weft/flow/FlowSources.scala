@@ -156,6 +156,7 @@ trait FlowSources:
 
   /** The elements of `flows`, one flow after the other. */
   def concat[T](flows: Flow[T]*): Flow[T] =
+    FlowChecks.noNull("concat", "flows", flows)
     Flow.of: (emit, a) =>
       for f <- flows do f.stage(emit, a)
 
@@ -168,5 +169,6 @@ trait FlowSources:
    * Asynchronous boundary: one fiber per flow.
    */
   def merge[T](flows: Flow[T]*): Flow[T] =
+    FlowChecks.noNull("merge", "flows", flows)
     if flows.isEmpty then empty
     else Flow.of((emit, a) => Fanout.merge(flows, Flow.DefaultBuffer, emit)(using a))

@@ -12,9 +12,11 @@ trait FlowTimeOps[+T]:
   this: Flow[T] =>
 
   /**
-   * The same elements, at most `elements` in each `per`: the first `elements` pass at once, the
-   * next waits until `per` has passed since the window began, and so on (windows follow each
-   * other without drift; a pause upstream longer than a window starts a new one).
+   * The same elements, never more than `elements` within any span of `per`: the first `elements`
+   * pass at once, and each later one waits, if it must, until `per` has passed since the
+   * element `elements` places before it was emitted (a sliding window: unlike fixed windows, it
+   * never lets a burst through across a window's edge). Holds the times of the last `elements`
+   * emissions.
    *
    * Fused: the wait is a [[weft.sleep]] on the fiber of the stage that feeds it.
    * @throws IllegalArgumentException

@@ -39,9 +39,7 @@ class FlowSmokeSuite extends munit.FunSuite, Deadlined:
       )
       assertEquals(
         Flow.range(0, 10).groupBy(3, _ % 3)((k, f) => f.take(1)).runToList().sorted,
-          0,
-          10
-        ).groupBy(3, _ % 3)((k, f) => f.take(1)).runToList().sorted
+        List(0, 1, 2)
       )
       assertEquals(
         Flow.range(0, 7).grouped(3).runToList(),

@@ -78,8 +78,8 @@ private[weft] object Fanout:
    * `parallelism` at once, and the results are emitted in the order of their elements.
    *
    * The feeding fiber takes a permit, starts the element's future in the boundary's scope (not
-   * as its own child, so that the scope supervises it) and queues the future in a channel of
-   * `parallelism`; the body awaits the queued futures in order. So at most `parallelism`
+   * as its own child, so that the scope supervises it) and queues the future in a channel; the
+   * body awaits the queued futures in order. So at most `parallelism`
    * computations run and at most `parallelism` finished results wait for an earlier one. A
    * failed computation fails the scope at once, even while the body waits for an earlier,
    * slower element.
@@ -90,7 +90,10 @@ private[weft] object Fanout:
     supervised:
       val scope = Scope.current
       val permits = Semaphore(parallelism)
-      val queued = BufferedChannel[Future[U]](parallelism)
+      // the body holds the future it awaits, the channel the next ones, and the feeding fiber
+      // may hold one finished future it cannot queue yet: parallelism - 1 in the channel keeps
+      // the finished results waiting for a slower one at `parallelism` (`FlowMapParSuite`)
+      val queued = channel[Future[U]](parallelism - 1)
       Future:
         upstream.stage(
           { t =>

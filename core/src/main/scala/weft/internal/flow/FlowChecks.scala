@@ -4,6 +4,7 @@ package internal.flow
 import scala.concurrent.duration.FiniteDuration
 import scala.util.control.NonFatal
 import java.util.concurrent.CancellationException
+import weft.internal.runtime.DurationText
 
 /** Argument checks of the flow operators, and the kinds of failure a stage may handle. */
 private[weft] object FlowChecks:
@@ -21,7 +22,13 @@ private[weft] object FlowChecks:
     if d == null then throw IllegalArgumentException(s"$op: $param must not be null")
     if d.length < 0 || (strict && d.length == 0) then
       val bound = if strict then "> 0" else ">= 0"
-      throw IllegalArgumentException(s"$op: $param must be $bound, was $d")
+      throw IllegalArgumentException(s"$op: $param must be $bound, was ${DurationText(d)}")
+
+  /** Checks that no element of `values` is null. */
+  def noNull(op: String, param: String, values: Seq[AnyRef | Null]): Unit =
+    if values == null then throw IllegalArgumentException(s"$op: $param must not be null")
+    if values.exists(_ == null) then
+      throw IllegalArgumentException(s"$op: $param must not contain null")
 
   /** Checks that a reference argument is given. */
   def notNull(op: String, param: String, value: AnyRef | Null): Unit =

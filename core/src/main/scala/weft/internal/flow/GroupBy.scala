@@ -2,7 +2,7 @@ package weft
 package internal.flow
 
 import java.util.concurrent.atomic.AtomicInteger
-import weft.channels.{Channel, ChannelClosed}
+import weft.channels.Channel
 import weft.flow.{Flow, FlowEmit}
 
 /**
@@ -56,11 +56,9 @@ private[weft] object GroupBy:
             val ch = open.get(k) match
               case null => openKey(k)
               case c    => c
-            if ch.sendOrClosed(t).isInstanceOf[ChannelClosed] then
-              // its child ended early: the key starts a new sub-flow (which may end at once too,
-              // and then the element is dropped, as the ended child would have dropped it)
-              open.remove(k)
-              openKey(k).sendOrClosed(t): Unit
+            // a child that ended early closed its channel: the element is dropped, as the rest
+            // of that key's elements are while the key stays open
+            ch.sendOrClosed(t): Unit
           },
           summon[Async]
         )
