@@ -25,7 +25,7 @@ class FlowBackPressureSuite extends munit.FunSuite, FlowTesting:
    * endless source counting its handed-over elements (all sources share one count). Returns the
    * counts once the producers have stopped moving, after cancelling the run.
    */
-  def measure(build: (() => Flow[Int]) => Flow[Any])(using Async): Seen =
+  def measure(build: (() => Flow[Int]) => Flow[Any]): Seen =
     val produced = AtomicInteger()
     val consumed = AtomicInteger()
     val probe = Probe()
@@ -33,27 +33,28 @@ class FlowBackPressureSuite extends munit.FunSuite, FlowTesting:
     def source(): Flow[Int] = Flow.usingEmit[Int]: emit =>
       probe.here()
       var i = 0
-      while true do
+      while !probe.abandoned do
         emit(i)
         produced.incrementAndGet()
         i += 1
     // the group joins the cancelled run before it returns, so its threads have ended then
-    val seen = Async.group:
-      val run = Future:
-        build(() => source()).runForeach: x =>
-          probe.here()
-          val n = x match
-            case s: Seq[?] => s.size
-            case (_, _)    => 2 // a pair of `zip` took one element of each side
-            case _         => 1
-          if consumed.addAndGet(n) >= k then
-            blocked.success(())
-            FlowWait.forever()
-      FlowWait.on(blocked, "the consumer got its elements")
-      FlowWait.settle(produced.get, "the producers")
-      val seen = Seen(produced.get, consumed.get)
-      run.cancel()
-      seen
+    val seen = FlowWait.onOwnThread("the cancelled run", probe):
+      Async.group:
+        val run = Future:
+          build(() => source()).runForeach: x =>
+            probe.here()
+            val n = x match
+              case s: Seq[?] => s.size
+              case (_, _)    => 2 // a pair of `zip` took one element of each side
+              case _         => 1
+            if consumed.addAndGet(n) >= k then
+              blocked.success(())
+              FlowWait.forever()
+        FlowWait.on(blocked, "the consumer got its elements")
+        FlowWait.settle(produced.get, "the producers")
+        val seen = Seen(produced.get, consumed.get)
+        run.cancel()
+        seen
     probe.assertNoneAlive("after the cancelled run")
     seen
 

@@ -35,29 +35,24 @@ class FlowBoundaryCancelSuite extends munit.FunSuite, FlowTesting:
       started.incrementAndGet()
       try
         var i = 0
-        while true do
+        while !probe.abandoned do
           emit(i)
           i += 1
       finally probe.finallies.incrementAndGet(): Unit
     }
-    @volatile var outcome: Option[scala.util.Try[Unit]] = None
-    val caller = (if virtual then Thread.ofVirtual() else Thread.ofPlatform()).start: () =>
-      outcome = Some(scala.util.Try(Async.blocking {
-        val midway = Promise[Unit]()
-        Async.group:
-          val run = Future:
-            b.wrap(source.tap(i => if i == at then midway.success(()))).runForeach { _ =>
-              probe.here()
-              if blockedConsumer then FlowWait.forever() else weft.runtime.Fiber.yieldNow()
-            }
-          FlowWait.on(midway, s"$what: the source got going")
-          run.cancel()
-          run.result.failed.toOption match
-            case Some(_: CancellationException) => ()
-            case other => fail(s"$what: the run ended with $other, not a cancellation")
-      }))
-    Waits.join(caller, s"$what: the cancelled run's stages did not all end")
-    outcome.get.get
+    FlowWait.onOwnThread(s"$what: the cancelled run's stages did not all end", probe, virtual):
+      val midway = Promise[Unit]()
+      Async.group:
+        val run = Future:
+          b.wrap(source.tap(i => if i == at then midway.success(()))).runForeach { _ =>
+            probe.here()
+            if blockedConsumer then FlowWait.forever() else weft.runtime.Fiber.yieldNow()
+          }
+        FlowWait.on(midway, s"$what: the source got going")
+        run.cancel()
+        run.result.failed.toOption match
+          case Some(_: CancellationException) => ()
+          case other => fail(s"$what: the run ended with $other, not a cancellation")
     assertEquals(probe.finallies.get, started.get, s"$what: a source's finally did not run")
     probe.assertNoneAlive(what)
 
@@ -85,11 +80,12 @@ class FlowBoundaryCancelSuite extends munit.FunSuite, FlowTesting:
       val source = Flow.usingEmit[Int] { emit =>
         probe.here()
         started.incrementAndGet()
-        try while true do emit(1)
+        try while !probe.abandoned do emit(1)
         finally probe.finallies.incrementAndGet(): Unit
       }
-      val got = withTimeoutOption(scala.concurrent.duration.Duration(5, "ms")):
-        b.wrap(source).runForeach(_ => probe.here())
+      val got = FlowWait.onOwnThread(b.name, probe, Thread.currentThread().isVirtual):
+        withTimeoutOption(scala.concurrent.duration.Duration(5, "ms")):
+          b.wrap(source).runForeach(_ => probe.here())
       assertEquals(got, None, s"${b.name}: an endless run ended")
       assertEquals(probe.finallies.get, started.get, s"${b.name}: a source's finally did not run")
       probe.assertNoneAlive(b.name)

@@ -48,6 +48,12 @@ final class Probe:
   /** Counts the `finally` blocks of stages that ended. */
   val finallies = AtomicInteger()
 
+  /**
+   * Set when a test gives up on a run that did not end: the tests' endless sources loop while it
+   * is unset, so that a run a bug left spinning stops and does not starve the tests after it.
+   */
+  @volatile var abandoned = false
+
   /** Records the calling thread as one that ran a stage. */
   def here(): Unit = threads.add(Thread.currentThread()): Unit
 
@@ -95,3 +101,19 @@ object FlowWait:
       if looks > 400 then throw AssertionError(s"$what: never stopped, at $now and counting")
       sleep(50.millis)
     last
+
+  /**
+   * Runs `body` inside `Async.blocking` on a new thread (virtual or platform) and returns its
+   * value; if the thread has not ended within 20 s, marks `probe` abandoned and fails naming
+   * `what`: a run that ignores its cancellation fails the test instead of hanging it.
+   */
+  def onOwnThread[T](what: String, probe: Probe, virtual: Boolean = true)(body: Async ?=> T): T =
+    @volatile var outcome: Option[Try[T]] = None
+    val builder = if virtual then Thread.ofVirtual() else Thread.ofPlatform()
+    val t = builder.start(() => outcome = Some(Try(Async.blocking(body))))
+    try weft.testing.Waits.join(t, s"$what: the run did not end")
+    catch
+      case e: AssertionError =>
+        probe.abandoned = true
+        throw e
+    outcome.get.get
