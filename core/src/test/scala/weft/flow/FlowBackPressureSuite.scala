@@ -65,10 +65,15 @@ class FlowBackPressureSuite extends munit.FunSuite, FlowTesting:
       s"$what: ${seen.ahead} elements ahead of the consumer, at most $bound: $seen"
     )
 
-  flowTest("buffer(n) runs ahead by exactly n elements"):
-    for n <- Seq(1, 3, 16) do
+  flowTest("buffer(n) runs ahead by exactly n elements, or in batches by at most n"):
+    for n <- Seq(1, 3) do
       val seen = measure(src => src().buffer(n))
       assertEquals(seen.ahead, n, s"buffer($n): $seen")
+    // batches of n / 4: the channel's batches, the feeder's and what the consumer holds
+    for n <- Seq(16, 100, 2048) do
+      val seen = measure(src => src().buffer(n))
+      assertAhead(seen, n, s"buffer($n)")
+      assert(seen.ahead >= n / 2, s"buffer($n) did not run ahead: $seen")
 
   flowTest("buffer(0) is a rendezvous: nothing runs ahead"):
     assertEquals(measure(src => src().buffer(0)).ahead, 0)

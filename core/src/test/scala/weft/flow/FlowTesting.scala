@@ -38,9 +38,6 @@ trait FlowTesting extends Deadlined, FailureChecks:
     if !(thrown.nn eq expected) then
       throw AssertionError(s"$what: the run failed with $thrown, not with $expected", thrown)
 
-/** A failure a test plants, told apart from every other by identity. */
-final class Boom(what: String) extends RuntimeException(what)
-
 /** Probes for stages: the threads that ran them, how many `finally` blocks ran. */
 final class Probe:
   private val threads = ConcurrentHashMap.newKeySet[Thread]()

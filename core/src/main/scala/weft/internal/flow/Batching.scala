@@ -39,19 +39,25 @@ private[weft] object Batching:
   final class Hunger:
     @volatile var hungry: Boolean = false
 
-  /** The elements per batch at a boundary of `capacity` elements: a quarter, at most 64. */
-  def batchSize(capacity: Int): Int = math.max(1, math.min(256, capacity / 4))
+  /**
+   * The elements per batch at a boundary of `capacity` elements fed by `feeders` fibers: small
+   * enough that every feeder's pending batch, a few batches in the channel and the batch the
+   * consumer is emitting fit in `capacity`; at most 256.
+   */
+  def batchSize(capacity: Int, feeders: Int): Int =
+    math.max(1, math.min(256, capacity / (2 * (feeders + 1))))
 
   /**
-   * The channel's capacity, in hand-overs, at a boundary of `capacity` elements fed by one
-   * fiber: with the feeder's pending batch and the batch the consumer is emitting, at most
-   * `capacity` elements have been produced and not yet emitted downstream
-   * (`FlowBackPressureSuite`). Without batching (a batch of 1) the element a blocked `send` holds
-   * is the one counted beside the channel's.
+   * The channel's capacity, in hand-overs, at a boundary of `capacity` elements fed by
+   * `feeders` fibers: with each feeder's pending batch and the batch the consumer is emitting,
+   * at most `capacity` elements have been produced and not yet taken downstream
+   * (`FlowBackPressureSuite`). Without batching (a batch of 1), the channel holds `capacity`
+   * elements, as a plain channel would.
    */
-  def slots(capacity: Int): Int =
-    val max = batchSize(capacity)
-    if max == 1 then math.max(0, capacity - 1) else math.max(0, capacity / max - 2)
+  def slots(capacity: Int, feeders: Int): Int =
+    val max = batchSize(capacity, feeders)
+    if max == 1 then math.max(0, capacity - feeders + 1)
+    else math.max(0, capacity / max - feeders - 1)
 
   /** A feeder's side. Used by its feeding fiber only (the consumer only takes its elements). */
   final class Writer[T](ch: Channel[AnyRef], max: Int, hunger: Hunger) extends AtomicBoolean:

@@ -66,9 +66,9 @@ private[weft] object Fanout:
       consume: Batching.Reader[T] => Async ?=> R
   )(using Async): R =
     supervised:
-      val ch = channel[AnyRef](Batching.slots(capacity))
+      val ch = channel[AnyRef](Batching.slots(capacity, flows.size))
       val hunger = Batching.Hunger()
-      val max = Batching.batchSize(capacity)
+      val max = Batching.batchSize(capacity, flows.size)
       val writers = flows.map(_ => Batching.Writer[T](ch, max, hunger))
       val running = AtomicInteger(flows.size)
       for (f, w) <- flows.zip(writers) do
