@@ -83,6 +83,15 @@ class FlowLifecycleSuite extends munit.FunSuite, Deadlined:
     assert(e2 eq boom, e2)
     assertEquals(e2.getSuppressed.toList, List(late))
 
+  test("onComplete: its failure replaces an early stop by a stage downstream too"):
+    // a take downstream ends the run normally; the function's failure must not vanish into the
+    // take's stop signal
+    val late = Boom("late")
+    val e = intercept[Boom](
+      Async.blocking(Flow(1, 2, 3).onComplete(throw late).take(1).runToList())
+    )
+    assert(e eq late, e)
+
   test("onComplete: a function that rethrows the run's own failure leaves it as is"):
     // a failure cannot suppress itself (Throwable.addSuppressed throws on it)
     val boom = Boom()

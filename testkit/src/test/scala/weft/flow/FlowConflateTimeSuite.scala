@@ -131,8 +131,7 @@ class FlowConflateTimeSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assertEquals(scopeTimers, 0)
 
   // A buffer, unlike conflate, holds the producer back: it runs ahead of the consumer by the
-  // buffer's capacity (counting the element waiting to be sent; a rendezvous holds that one),
-  // plus the element the consumer holds.
+  // buffer's capacity, plus the element the consumer holds and one waiting to be sent.
   for capacity <- List(0, 3) do
     test(s"buffer($capacity) and a consumer of 35 ms: the producer runs ahead by its capacity"):
       VirtualTime.run:
@@ -140,5 +139,5 @@ class FlowConflateTimeSuite extends munit.FunSuite, Deadlined, FailureChecks:
         val flow = Flow.range(0, 10).tap(_ => produced :+= currentTime).buffer(capacity)
         val out = slowly(flow, 35.millis)
         assertEquals(out, (0 until 10).toList.map(k => ((k * 35).millis, k)))
-        val ahead = (0 until 10).map(k => (math.max(0, k - math.max(capacity, 1)) * 35).millis)
+        val ahead = (0 until 10).map(k => (math.max(0, k - capacity - 1) * 35).millis)
         assertEquals(produced, ahead.toVector)

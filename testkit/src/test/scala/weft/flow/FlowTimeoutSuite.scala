@@ -37,6 +37,20 @@ class FlowTimeoutSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assertEquals((currentTime, seen, stopped), (3500.millis, 3, true))
       assertEquals(scopeTimers, 0, "the ticker or the timeout was left scheduled")
 
+  test("the stages inside the limit belong to it: a boundary waiting for ever is cancelled"):
+    VirtualTime.run:
+      // the buffer's scope must be the timeout's, or the timeout cannot cancel it: the run would
+      // go on until its source's hour of sleep is over
+      var stopped = false
+      val slow = Flow.usingEmit[Int] { emit =>
+        emit(1)
+        try sleep(1.hour)
+        finally stopped = true
+      }
+      intercept[TimeoutException](slow.buffer(4).timeout(2.seconds).runDrain())
+      assertEquals((currentTime, stopped), (2.seconds, true))
+      assertEquals(scopeTimers, 0)
+
   test("the stages downstream count: a slow consumer makes the flow time out"):
     VirtualTime.run:
       var seen = Vector.empty[(FiniteDuration, Int)]

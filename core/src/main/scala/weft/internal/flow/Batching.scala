@@ -13,8 +13,8 @@ import weft.channels.{Channel, ChannelFailedException}
  * The channel carries single elements, or a [[Batching.Batch]] of several. Each feeder has a
  * [[Batching.Writer]]: its pending elements behind a small spin lock, and the consumer's shared
  * `hungry` flag. A feeder hands its pending elements over at once when the consumer is hungry
- * (with `trySend`: a full channel means the consumer has work), and otherwise when `max` have
- * gathered (with a `send` that waits: the back-pressure).
+ * and otherwise when `max` have gathered, with a `send` that waits outside the lock (the
+ * back-pressure; a full channel means the consumer has work anyway).
  *
  * The consumer ([[Batching.Reader]]), finding the channel empty, sets `hungry` and then, under
  * each feeder's lock in turn, looks at the channel once more and takes that feeder's pending
@@ -25,8 +25,7 @@ import weft.channels.{Channel, ChannelFailedException}
  *   - the consumer takes pending elements only while the channel is empty under the feeder's
  *     lock, when every batch that feeder sent earlier has been read: a feeder's elements arrive
  *     in its order.
- * The lock is held for a few field writes and a `trySend`, which never waits, so spinning is
- * enough (and, unlike a JDK lock, never parks a fiber outside weft's waits, which the test kit's
+ * The lock is held for a few field writes, so spinning is enough (and, unlike a JDK lock, never parks a fiber outside weft's waits, which the test kit's
  * virtual time could not see). `FlowBatchingStressSuite` checks order and completeness under
  * many feeders and random speeds.
  */
@@ -76,22 +75,23 @@ private[weft] object Batching:
     def add(t: T)(using Async): Unit =
       if max == 1 then ch.send(t.asInstanceOf[AnyRef])
       else
-        var full: AnyRef | Null = null
+        var out: AnyRef | Null = null
         lock()
         try
           items(size) = t.asInstanceOf[AnyRef]
           size += 1
-          if hunger.hungry then
-            val out = pack()
-            if ch.trySend(out) then
-              clear()
-              // the consumer has something to wake for: what comes next gathers into a batch
-              // until it finds the channel empty again and says so
-              hunger.hungry = false
-            else if size == max then full = takeAll()
-          else if size == max then full = takeAll()
+          val hungry = hunger.hungry
+          if hungry || size == max then
+            out = takeAll()
+            // the consumer has something to wake for: what comes next gathers into a batch
+            // until it finds the channel empty again and says so
+            if hungry then hunger.hungry = false
         finally unlock()
-        if full != null then ch.send(full.nn)
+        // outside the lock: this feeder adds nothing while it waits here, so the consumer can
+        // never take a later element of it first. A `trySend` would not do for a hungry
+        // consumer: it fails while the consumer waits in a select (a `groupedWithin` window),
+        // and the element would stay behind (`FlowGroupedWithinSuite`).
+        if out != null then ch.send(out.nn)
 
     /** Hands over what is pending, waiting if the channel is full: at the end of the feed. */
     def flush()(using Async): Unit =
