@@ -51,6 +51,29 @@ class FlowTimeoutSuite extends munit.FunSuite, Deadlined, FailureChecks:
       assertEquals((currentTime, stopped), (2.seconds, true))
       assertEquals(scopeTimers, 0)
 
+  test("a future a stage starts belongs to the time limit: cancelled when it strikes"):
+    VirtualTime.run:
+      // the run goes on after the timeout (recover), so a future left in the run's scope would
+      // be cancelled only when the run ends, 5 s later
+      var cancelledAt = Duration.Zero
+      val src = Flow.usingEmit[Int] { emit =>
+        Future:
+          try sleep(1.hour)
+          finally cancelledAt = currentTime
+        emit(1)
+        sleep(1.hour)
+      }
+      val out = src
+        .timeout(2.seconds)
+        .recover { case _: TimeoutException => -1 }
+        .map { v =>
+          if v == -1 then sleep(5.seconds)
+          v
+        }
+        .runToList()
+      assertEquals(out, List(1, -1))
+      assertEquals((cancelledAt, currentTime), (2.seconds, 7.seconds))
+
   test("the stages downstream count: a slow consumer makes the flow time out"):
     VirtualTime.run:
       var seen = Vector.empty[(FiniteDuration, Int)]
