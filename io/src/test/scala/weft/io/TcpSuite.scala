@@ -38,6 +38,24 @@ class TcpSuite extends munit.FunSuite, weft.testing.Deadlined:
             finally c.close()
       body(server.localPort)
 
+  /**
+   * Like [[withServer]], and passes `body` a `settle` that waits until the server has closed every
+   * connection it accepted. The server closes its end after the client's close reaches it, so an
+   * fd count taken without settling also counts server ends still on their way to closing.
+   */
+  private def withSettledServer[T](handler: Handler)(body: (Int, () => Unit) => T)(using
+      Async
+  ): T =
+    val open = java.util.concurrent.atomic.AtomicInteger(0)
+    val counted: Handler = c =>
+      open.incrementAndGet()
+      try handler(c)
+      finally
+        c.close()
+        open.decrementAndGet()
+    // polls: the test's deadline fails a server end that never closes
+    withServer(counted)(port => body(port, () => while open.get > 0 do Thread.sleep(1)))
+
   /** A port nothing listens on (bound once, then closed): connecting to it is refused. */
   private def closedPort(): Int =
     val s = ServerSocket(0)
@@ -250,8 +268,8 @@ class TcpSuite extends munit.FunSuite, weft.testing.Deadlined:
       OpenFds.assertNoGrowth("a connect to an unknown host"):
         val e = TcpConnection.connect("no-such-host.invalid", 80).result.failed.get
         assert(e.isInstanceOf[UnknownHostException], e)
-      withServer(echo): live =>
-        OpenFds.assertNoGrowth("operations on a closed connection"):
+      withSettledServer(echo): (live, settle) =>
+        OpenFds.assertNoGrowth("operations on a closed connection", settle = settle):
           val c = TcpConnection.connect("127.0.0.1", live).await
           c.close()
           assert(
@@ -271,14 +289,14 @@ class TcpSuite extends munit.FunSuite, weft.testing.Deadlined:
         a.cancel()
         assert(a.result.isFailure)
         assert(!server.isOpened)
-      withServer(c => c.read(ByteBuffer.allocate(1)).await): port =>
-        OpenFds.assertNoGrowth("a cancelled pending read"):
+      withSettledServer(c => c.read(ByteBuffer.allocate(1)).await): (port, settle) =>
+        OpenFds.assertNoGrowth("a cancelled pending read", settle = settle):
           val c = TcpConnection.connect("127.0.0.1", port).await
           val r = c.readLine()
           r.cancel()
           assert(r.result.failed.get.isInstanceOf[CancellationException])
           assert(!c.isOpened)
-        OpenFds.assertNoGrowth("a connect cancelled at once"):
+        OpenFds.assertNoGrowth("a connect cancelled at once", settle = settle):
           val f = TcpConnection.connect("127.0.0.1", port)
           f.cancel()
           f.result match

@@ -16,15 +16,22 @@ object OpenFds:
    * Runs `op` `rounds` times (after a few warm-up rounds, which may load classes and open jars)
    * and fails if the process then holds more than `slack` descriptors more than before: a path
    * that leaks one descriptor per call grows the count by `rounds`. `op` is expected to fail in
-   * the way it says; it is the caller's to assert that failure.
+   * the way it says; it is the caller's to assert that failure. `settle` runs before each count:
+   * it waits for descriptors the process closes asynchronously (a local server's ends of the
+   * connections `op` made), which would otherwise be counted while still closing.
    */
-  def assertNoGrowth(what: String, rounds: Int = 100, slack: Int = 10)(op: => Unit)(using
-      munit.Location
-  ): Unit =
+  def assertNoGrowth(
+      what: String,
+      rounds: Int = 100,
+      slack: Int = 10,
+      settle: () => Unit = () => ()
+  )(op: => Unit)(using munit.Location): Unit =
     for _ <- 0 until 3 do op
+    settle()
     val before = count()
     munit.Assertions.assume(before >= 0, "no /proc/self/fd here")
     for _ <- 0 until rounds do op
+    settle()
     val after = count()
     munit.Assertions.assert(
       after - before <= slack,
