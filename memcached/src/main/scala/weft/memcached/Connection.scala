@@ -5,6 +5,7 @@ import java.nio.ByteBuffer
 import java.nio.channels.SocketChannel
 import java.util.concurrent.{ConcurrentLinkedQueue, LinkedBlockingQueue, Semaphore}
 import java.util.concurrent.atomic.AtomicReference
+import scala.concurrent.duration.FiniteDuration
 import scala.util.Failure
 import weft.{Async, Future, Promise}
 import weft.runtime.Fiber
@@ -65,6 +66,10 @@ final private[memcached] class Connection private (
   @volatile private var replies: Long = 0L
   @volatile private var writer: Future[Unit] | Null = null
   @volatile private var reader: Future[Unit] | Null = null
+  @volatile private var sweeper: Future[Unit] | Null = null
+  // the request the writer holds while it waits for a window slot, for the sweep to see
+  @volatile private var holding: Request[?] | Null = null
+  private val sweepTick: Long = math.max(1_000_000L, config.deadline.toNanos / 16)
   // the number (`Request.seq`) of the request the next complete reply answers; the reader's own
   private var nextReply: Long = 1L
 
@@ -126,6 +131,8 @@ final private[memcached] class Connection private (
       catch case _: java.io.IOException => ()
       val w = writer
       if w != null then w.cancel()
+      val s = sweeper
+      if s != null then s.cancel()
       drain()
       closedPromise.tryComplete(scala.util.Success(why))
     closing
@@ -138,8 +145,10 @@ final private[memcached] class Connection private (
   def join()(using Async): Unit =
     val w = writer
     val r = reader
+    val s = sweeper
     if w != null then w.result
     if r != null then r.result
+    if s != null then s.result
 
   private def drain(): Unit =
     val why = reason.get.nn
@@ -158,6 +167,52 @@ final private[memcached] class Connection private (
   private def start()(using Async): Unit =
     writer = Future(writeLoop())
     reader = Future(readLoop())
+    sweeper = Future(sweepLoop())
+
+  /**
+   * Fails with [[Timeout]] every request whose swept deadline (the client's default: see
+   * [[Request.sweptDue]]) has passed by `now`, looking in flight, then at the request the writer
+   * holds, then in the queue.
+   *
+   * ==Why a sweep==
+   * A timer per request (the scheduler's heap, behind one lock) cost the client more than
+   * encoding the request; the `memcached-setget` profile in docs/perf/memcached.md shows it.
+   * Requests with the same deadline are due in the order they were queued, up to the time a
+   * call spends between taking its due time and queueing, so the sweep walks each queue from
+   * its head and stops at the first pending request due more than one tick after `now`: what
+   * follows is due later still. A request queued out of due order by more than a tick expires
+   * at a later sweep, no later than the ones ahead of it. Calls with another deadline keep a
+   * timer of their own. `PipelinedSuite` and `GiveUpSuite` re-check both kinds.
+   */
+  def expireDue(now: Long): Unit =
+    if sweep(inFlight.iterator(), now) then
+      val h = holding
+      if h == null || expireIfDue(h, now) then
+        val _ = sweep(queue.iterator(), now)
+
+  /** Expires the due requests of `it`; `false` if it stopped at one due after the next tick. */
+  private def sweep(it: java.util.Iterator[Request[?]], now: Long): Boolean =
+    var going = true
+    while going && it.hasNext do going = expireIfDue(it.next(), now)
+    going
+
+  /** Expires `r` if it is swept and due; `false` if it is pending and due after the next tick. */
+  private def expireIfDue(r: Request[?], now: Long): Boolean =
+    val due = r.sweptDue
+    if due == 0L || r.isDone then true
+    else if due - now <= 0 then
+      val _ = r.expire(counters, config.deadline)
+      true
+    else due - now <= sweepTick
+
+  /** Sweeps every tick (a fraction of the default deadline) until the connection closes. */
+  private def sweepLoop()(using Async): Unit =
+    val tick = FiniteDuration(sweepTick, "ns")
+    try
+      while !isClosed do
+        weft.sleep(tick)
+        expireDue(Clocks.now())
+    catch case _: java.util.concurrent.CancellationException => ()
 
   private def writeLoop()(using Async): Unit =
     val out = ByteSink(64 * 1024)
@@ -184,7 +239,9 @@ final private[memcached] class Connection private (
           if !req.isDone then
             if !window.tryAcquire() then
               flush()
+              holding = req
               Fiber.waitingOutside(window.acquire())
+              holding = null
             // the caller may have given up while the writer waited for a slot: such a request
             // is never written either (GiveUpSuite's regression test)
             if req.isDone then window.release()

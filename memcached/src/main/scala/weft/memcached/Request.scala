@@ -15,7 +15,9 @@ import weft.internal.runtime.DurationText
  * ==Lifecycle==
  *   1. [[send]] arms the call's deadline, then puts the request on its node's connection; a
  *      refusal (closed client, node down, queue full, out of time) completes it with that typed
- *      error instead of throwing, so a pipelined caller sees every outcome in the future.
+ *      error instead of throwing, so a pipelined caller sees every outcome in the future. A
+ *      call with the client's default deadline (the common case) is due at [[sweptDue]], which
+ *      its connection's sweep enforces; any other deadline arms a timer of its own.
  *   1. The connection's writer gives it its numbers (`opaque`, `seq`), the [[Wire]] encodes it,
  *      and it joins the in-flight queue; the reader hands it the replies (through the wire)
  *      until it is complete.
@@ -45,6 +47,13 @@ abstract private[memcached] class Request[T] extends CoreFuture[T]:
   // the deadline's timer: written by `send` before the request is queued (which publishes it to
   // the writer and reader) and before `send` returns it to its caller
   private var timer: weft.runtime.Scheduler.Cancel | Null = null
+
+  /**
+   * When the call is due (`Clocks.now` time), if its connection's sweep enforces its deadline
+   * (the client's default deadline: see [[Connection.expireDue]]); 0 when it has a timer of its
+   * own. Written by [[send]] before the request is queued.
+   */
+  var sweptDue: Long = 0L
 
   /** How many opaque numbers this request uses. */
   def opaques: Int = 1
@@ -83,17 +92,14 @@ abstract private[memcached] class Request[T] extends CoreFuture[T]:
     if client.isClosed then complete(Failure(ClientClosed("the client is closed")))
     else if left <= 0 then complete(Failure(lateBeforeSending(node, deadline)))
     else
-      val counters = node.counters
-      timer = async.support.scheduler.schedule(
-        left,
-        () =>
-          if complete(
-              Failure(
-                Timeout(s"${counters.node}: no reply to $this within ${DurationText(deadline)}")
-              )
-            )
-          then counters.timeouts.incrementAndGet()
-      )
+      if deadline == client.defaultDeadline then sweptDue = due
+      else
+        val counters = node.counters
+        timer = async.support.scheduler.schedule(
+          left,
+          () =>
+            val _ = expire(counters, deadline)
+        )
       try node.submit(this)
       catch case e: MemcachedException => complete(Failure(e))
     this
@@ -108,6 +114,14 @@ abstract private[memcached] class Request[T] extends CoreFuture[T]:
       case c: CancellationException =>
         cancel()
         throw c
+
+  /** Fails the request with [[Timeout]] unless done (counted); `true` if this call did. */
+  final def expire(counters: NodeCounters, deadline: FiniteDuration): Boolean =
+    val expired = complete(
+      Failure(Timeout(s"${counters.node}: no reply to $this within ${DurationText(deadline)}"))
+    )
+    if expired then counters.timeouts.incrementAndGet()
+    expired
 
   /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
   final def lateBeforeSending(node: Node, deadline: FiniteDuration): Timeout =
