@@ -31,6 +31,7 @@ class MemcachedSetGetBench extends McBench:
     ops.increment()
 
   @Benchmark def weft(): Unit = op()
+  @Benchmark def weftDirect(): Unit = op()
 
   @Benchmark @OperationsPerInvocation(McBench.InScopeOps)
   def weftInScope(): Unit = Async.blocking:

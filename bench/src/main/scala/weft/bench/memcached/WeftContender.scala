@@ -7,18 +7,20 @@ import weft.{Async, Future, awaitAll}
 import weft.memcached.{Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol}
 
 /**
- * weft's client, one connection per server (its design), Ketama with `host:port` node names, TCP_NODELAY (weft's default), meta protocol
- * (`weft`, the default) or classic text commands (`weftClassic`: a multiget is then one
- * `get k1 ... k50` line where meta sends a quiet `mg` per key, which the server's CPU per op
- * tells apart).
- * `weftInScope` is the same client driven from inside one scope ([[setGetInScope]],
- * [[multiGetInScope]]), so the row shows what entering `Async.blocking` per op costs.
- * The client's fibers live in a scope held open by an owner virtual thread until [[close]].
- * A `setGet` op enters `Async.blocking` and runs the four set-then-get pairs as four futures,
- * so they are pipelined on the connection as the peers' asynchronous calls are; each get waits
- * for its set's reply (the peers' gets do not), which costs weft, not its peers.
+ * weft's client, one connection per server (its design), Ketama with `host:port` node names,
+ * TCP_NODELAY (weft's default), meta protocol (`weft`, the default) or classic text commands
+ * (`weftClassic`: a multiget is then one `get k1 ... k50` line where meta sends a quiet `mg`
+ * per key, which the server's CPU per op tells apart). `weftInScope` is the same client driven
+ * from inside one scope ([[setGetInScope]], [[multiGetInScope]]), so the row shows what
+ * entering `Async.blocking` per op costs. The client's fibers live in a scope held open by an
+ * owner virtual thread until [[close]].
+ *
+ * A `setGet` op enters `Async.blocking` and, with `direct` (the `weftDirect` row), runs the
+ * four set-then-get pairs as four futures, each get waiting for its set's reply as direct-style
+ * code does.
  */
-final class WeftContender(servers: Seq[String], classic: Boolean) extends McContender:
+final class WeftContender(servers: Seq[String], classic: Boolean, direct: Boolean = false)
+    extends McContender:
   import McContender.*
 
   private val ttl = TtlSeconds.seconds
@@ -54,6 +56,10 @@ final class WeftContender(servers: Seq[String], classic: Boolean) extends McCont
 
   /** [[setGet]] inside the caller's scope: what `weftInScope` repeats without entering one. */
   def setGetInScope(keys: Array[String], values: Array[String])(using Async): Unit =
+    setGetDirect(keys, values)
+
+  /** The direct style: a future per key, each storing its value then reading it back. */
+  private def setGetDirect(keys: Array[String], values: Array[String])(using Async): Unit =
     val pairs = keys.indices.map: i =>
       Future:
         store(keys(i), values(i))
