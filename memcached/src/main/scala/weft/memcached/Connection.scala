@@ -35,7 +35,7 @@ import weft.runtime.Fiber
  * request appended after it, in classic mode too (no opaque there).
  *
  * ==Callers that give up==
- * A caller whose deadline passes, or who is cancelled, completes its request's promise itself
+ * A caller whose deadline passes, or who is cancelled, completes its request itself
  * and leaves. The request stays where it is: unwritten (queued, or held by the writer while it
  * waits for a window slot), the writer drops it; written, its
  * reply is still read and handed to it, completes nothing, and is counted as a late reply. So
@@ -53,7 +53,7 @@ final private[memcached] class Connection private (
     counters: NodeCounters,
     clock: weft.runtime.Clock
 ):
-  private val meta = config.protocol == Protocol.Meta
+  private val wire = Wire(config.protocol)
   private val queue = LinkedBlockingQueue[Request[?]]()
   private val inFlight = ConcurrentLinkedQueue[Request[?]]()
   private val window = Semaphore(config.maxInFlight)
@@ -146,13 +146,13 @@ final private[memcached] class Connection private (
     var r = queue.poll()
     while r != null do
       counters.queued.decrementAndGet()
-      r.promise.tryComplete(Failure(why))
+      r.complete(Failure(why))
       r = queue.poll()
     r = inFlight.poll()
     while r != null do
       counters.inFlight.decrementAndGet()
       window.release()
-      r.promise.tryComplete(Failure(why))
+      r.complete(Failure(why))
       r = inFlight.poll()
 
   private def start()(using Async): Unit =
@@ -181,19 +181,19 @@ final private[memcached] class Connection private (
         while held != null do
           val req = held.nn
           counters.queued.decrementAndGet()
-          if !req.promise.isCompleted then
+          if !req.isDone then
             if !window.tryAcquire() then
               flush()
               Fiber.waitingOutside(window.acquire())
             // the caller may have given up while the writer waited for a slot: such a request
             // is never written either (GiveUpSuite's regression test)
-            if req.promise.isCompleted then window.release()
+            if req.isDone then window.release()
             else
               req.opaque = nextOpaque
               nextOpaque += req.opaques
               req.seq = nextSeq
               nextSeq += 1
-              req.encode(out, meta)
+              wire.encode(req, out)
               req.writtenAt = clock.nanoTime()
               counters.inFlight.incrementAndGet()
               inFlight.add(req)
@@ -217,7 +217,7 @@ final private[memcached] class Connection private (
       val h = held
       if h != null then
         val why = reason.get
-        h.promise.tryComplete(
+        h.complete(
           Failure(if why != null then why else ConnectionLost(s"${counters.node}: writer stopped"))
         )
 
@@ -259,8 +259,8 @@ final private[memcached] class Connection private (
       if isClosed then return false
       if head == null then throw ProtocolDesync(s"reply \"$reply\" with no request in flight")
       throw ProtocolDesync(s"reply number $nextReply reached request number ${head.seq}")
-    val abandoned = head.promise.isCompleted
-    if head.accept(reply, meta) then
+    val abandoned = head.isDone
+    if wire.accept(head, reply) then
       nextReply += 1
       replies += 1
       if abandoned then counters.lateReplies.incrementAndGet()
@@ -269,7 +269,7 @@ final private[memcached] class Connection private (
         counters.inFlight.decrementAndGet()
         window.release()
         // a concurrent close drained the head already: whatever we removed instead is failed
-        if removed ne head then removed.promise.tryComplete(Failure(reason.get.nn))
+        if removed ne head then removed.complete(Failure(reason.get.nn))
     true
 
 /** Opening connections. */
