@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
 import weft.{Async, Future, awaitAll}
-import weft.memcached.{Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol}
+import weft.memcached.{GetResult, Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol}
 
 /**
  * weft's client, one connection per server (its design), Ketama with `host:port` node names,
@@ -15,9 +15,12 @@ import weft.memcached.{Locator, MemcachedClient, MemcachedConfig, NodeNaming, Pr
  * entering `Async.blocking` per op costs. The client's fibers live in a scope held open by an
  * owner virtual thread until [[close]].
  *
- * A `setGet` op enters `Async.blocking` and, with `direct` (the `weftDirect` row), runs the
- * four set-then-get pairs as four futures, each get waiting for its set's reply as direct-style
- * code does.
+ * A `setGet` op enters `Async.blocking` and issues its requests as the peers' asynchronous
+ * rows do: every `client.pipelined.set`, then every `client.pipelined.get` (each returns a
+ * future at once and starts no fiber; a get sent right behind its key's set reads the value
+ * just stored), then it awaits them all and checks each value. With `direct` (the `weftDirect`
+ * row) it runs the set-then-get pairs as a future each instead, with the direct calls, each get
+ * waiting for its set's reply as direct-style code does.
  */
 final class WeftContender(servers: Seq[String], classic: Boolean, direct: Boolean = false)
     extends McContender:
@@ -56,7 +59,29 @@ final class WeftContender(servers: Seq[String], classic: Boolean, direct: Boolea
 
   /** [[setGet]] inside the caller's scope: what `weftInScope` repeats without entering one. */
   def setGetInScope(keys: Array[String], values: Array[String])(using Async): Unit =
-    setGetDirect(keys, values)
+    if direct then setGetDirect(keys, values) else setGetPipelined(keys, values)
+
+  /** The peers' shape: all sets, then all gets, sent without waiting; then every reply. */
+  private def setGetPipelined(keys: Array[String], values: Array[String])(using Async): Unit =
+    val calls = client.pipelined
+    val n = keys.length
+    val sets = new Array[Future[Unit]](n)
+    val gets = new Array[Future[GetResult]](n)
+    var i = 0
+    while i < n do
+      sets(i) = calls.set(keys(i), values(i).getBytes(UTF_8), ttl = ttl)
+      i += 1
+    i = 0
+    while i < n do
+      gets(i) = calls.get(keys(i))
+      i += 1
+    // every request is on the wire: the replies come back in order, so awaiting in order
+    // waits once for the last; a set not stored fails its future (ServerError), thrown here
+    i = 0
+    while i < n do
+      sets(i).value
+      check(keys(i), values(i), gets(i).value.toOption.map(_.string).orNull)
+      i += 1
 
   /** The direct style: a future per key, each storing its value then reading it back. */
   private def setGetDirect(keys: Array[String], values: Array[String])(using Async): Unit =
