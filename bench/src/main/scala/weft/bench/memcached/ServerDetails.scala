@@ -22,7 +22,8 @@ object ServerDetails:
    * @param measuredCpuNanos
    *   the server's CPU time over the measured iterations
    * @param measuredClientCpuNanos
-   *   the benchmark JVM's CPU time over the same iterations
+   *   the benchmark JVM's CPU time over the same iterations (-1, none, by default: a harness
+   *   that does not measure it)
    */
   final case class Entry(
       contender: String,
@@ -32,7 +33,7 @@ object ServerDetails:
       matched: Boolean,
       measuredOps: Long,
       measuredCpuNanos: Long,
-      measuredClientCpuNanos: Long
+      measuredClientCpuNanos: Long = -1L
   ):
     private def perOp(nanos: Long) =
       Option.when(measuredOps > 0 && nanos >= 0)(nanos / 1e3 / measuredOps)
