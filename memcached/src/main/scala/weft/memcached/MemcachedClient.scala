@@ -17,6 +17,9 @@ import weft.internal.async.GroupJoin
  *     client.fetch[String]("greeting") // Some("hello")
  * }}}
  *
+ * [[pipelined]] has the same calls returning a [[weft.Future]] at once, with no fiber per call;
+ * the direct calls are those awaited.
+ *
  * Every call validates its key and fields before anything is written (typed errors), goes to
  * its key's node (see [[Locator]]) over that node's one pipelined connection, and completes by
  * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
