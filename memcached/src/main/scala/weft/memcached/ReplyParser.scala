@@ -39,6 +39,29 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
     System.arraycopy(src, off, buf, end, len)
     end += len
 
+  /**
+   * Reads from `ch` once, into the parser's own buffer, or straight into the value being filled
+   * when nothing else is buffered and much of it is missing: the connection's reads land where
+   * they are parsed, so a value's bytes are copied once from the read into their array, not
+   * first into a read buffer and then here. Returns the bytes read, or -1 at end of stream.
+   */
+  def readFrom(ch: java.nio.channels.ReadableByteChannel): Int =
+    val d = data
+    if d != null && start == end && d.length - filled >= ReplyParser.DirectRead then
+      val n = ch.read(java.nio.ByteBuffer.wrap(d, filled, d.length - filled))
+      if n > 0 then filled += n
+      n
+    else
+      if buf.length - end < ReplyParser.MinRead then
+        System.arraycopy(buf, start, buf, 0, end - start)
+        end -= start
+        start = 0
+        if buf.length - end < ReplyParser.MinRead then
+          buf = java.util.Arrays.copyOf(buf, buf.length * 2)
+      val n = ch.read(java.nio.ByteBuffer.wrap(buf, end, buf.length - end))
+      if n > 0 then end += n
+      n
+
   /** The number of bytes fed and not yet consumed by a reply (for tests). */
   def buffered: Int = end - start + filled
 
@@ -129,3 +152,12 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
     Validate.printable(String(buf, from, math.min(to - from, 80), ISO_8859_1))
 
   private def desync(msg: String) = ProtocolDesync(s"reply stream: $msg")
+
+/** Read sizes. */
+private[memcached] object ReplyParser:
+
+  /** The least free space a read into the buffer is given (it is compacted or grown first). */
+  val MinRead: Int = 4096
+
+  /** A value missing at least this many bytes is read straight into its array. */
+  val DirectRead: Int = 4096
