@@ -1,0 +1,108 @@
+package weft.bench.memcached
+
+/**
+ * One block of the open-loop harness: one contender's window at one offered load, on its own
+ * server and client (see [[OpenLoopRun]]). Latencies in µs.
+ *
+ * @param completed
+ *   the window rule ([[OpenLoopStats.windowCompleted]]) held
+ * @param cpuNanos
+ *   the server's CPU time over the window, or -1 when unknown
+ */
+final case class OpenLoopBlock(
+    contender: String,
+    rate: Int,
+    index: Int,
+    completed: Boolean,
+    sent: Long,
+    inWindow: Long,
+    p50: Double,
+    p99: Double,
+    p999: Double,
+    max: Double,
+    cpuNanos: Long
+)
+
+/**
+ * The pure rules of the open-loop harness: when a window completed, when a load counts as
+ * sustained, and which load the scores are taken at. `OpenLoopStatsSuite` checks each.
+ *
+ * ==Why blocks==
+ * One window gives one p99 and no spread: in one window's p99 the load, a pause of the
+ * other processes on the machine and the client's own tail cannot be told apart. So each
+ * contender runs several independent blocks per load, and a percentile's score is the mean of
+ * its blocks' values, its 95% interval (computed by the shootout from the block values, as
+ * Student's t of the mean) their spread.
+ */
+object OpenLoopStats:
+
+  /**
+   * The latency ceiling of "sustained", in µs: a load whose p99 (the mean over its blocks) is
+   * above 10 ms is not sustained, even if every reply came back within the window. A client
+   * that keeps up only by queueing requests for tens of milliseconds does not serve that load
+   * in any sense a user of a cache would accept, and comparing tails at such a load compares
+   * queues, not clients.
+   */
+  val CeilingMicros: Double = 10_000.0
+
+  /** The share of a window's requests that must complete within it. */
+  val InWindowShare: Double = 0.95
+
+  /**
+   * Whether a window completed: not abandoned for backlog, every request answered by the
+   * drain deadline, no call failed, and at least [[InWindowShare]] of the `count` requests
+   * completed before the window's end.
+   */
+  def windowCompleted(
+      abandoned: Boolean,
+      drained: Boolean,
+      failedCalls: Long,
+      inWindow: Long,
+      count: Long
+  ): Boolean =
+    !abandoned && drained && failedCalls == 0 && inWindow >= InWindowShare * count
+
+  /** The blocks of one contender at one load. */
+  final case class Load(contender: String, rate: Int, blocks: Seq[OpenLoopBlock]):
+    /** The mean of `f` over the blocks (NaN without blocks). */
+    def mean(f: OpenLoopBlock => Double): Double =
+      if blocks.isEmpty then Double.NaN else blocks.map(f).sum / blocks.size
+
+    /** The load's p99: the mean of its blocks' p99s. */
+    def p99: Double = mean(_.p99)
+
+    /** Whether every block's window completed. */
+    def completed: Boolean = blocks.nonEmpty && blocks.forall(_.completed)
+
+  /** Groups blocks by contender and load, in the order they came. */
+  def loads(blocks: Seq[OpenLoopBlock]): Seq[Load] =
+    blocks.groupBy(b => (b.contender, b.rate)).toSeq
+      .sortBy((k, bs) => blocks.indexOf(bs.head))
+      .map((k, bs) => Load(k._1, k._2, bs))
+
+  /**
+   * A load is sustained when every block's window completed and its p99 (the mean over its
+   * blocks) is at most `ceilingMicros`.
+   */
+  def sustained(load: Load, ceilingMicros: Double = CeilingMicros): Boolean =
+    load.completed && load.p99 <= ceilingMicros
+
+  /**
+   * The load the scores are taken at: the highest of `rates` that every contender of `alive`
+   * sustained; with `countAnyway` (a smoke run, which measures nothing) the highest load every
+   * one of them has blocks at, sustained or not. None without such a load.
+   */
+  def judgedLoad(
+      loads: Seq[Load],
+      alive: Seq[String],
+      rates: Seq[Int],
+      countAnyway: Boolean = false,
+      ceilingMicros: Double = CeilingMicros
+  ): Option[Int] =
+    rates.filter(r =>
+      alive.nonEmpty && alive.forall(c =>
+        loads.exists(l =>
+          l.contender == c && l.rate == r && (countAnyway || sustained(l, ceilingMicros))
+        )
+      )
+    ).maxOption
