@@ -126,11 +126,11 @@ lazy val io = (project in file("io"))
   .settings(name := "weft-io")
 
 /**
- * A direct-style memcached client on weft's IO: meta protocol, pipelining, Ketama. The peers are
+ * A direct-style memcached client on weft's core: meta protocol, pipelining, Ketama. weft-io and the peers are
  * test dependencies only (the golden Ketama test places keys with their own locators).
  */
 lazy val memcached = (project in file("memcached"))
-  .dependsOn(core % "compile->compile;test->test", io, testkit % "test->compile")
+  .dependsOn(core % "compile->compile;test->test", io % "test->compile", testkit % "test->compile")
   .settings(testSettings, publicApiCheck, guideStrict, docFrontPage)
   .settings(
     name := "weft-memcached",

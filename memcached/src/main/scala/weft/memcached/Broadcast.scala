@@ -13,9 +13,8 @@ import weft.Async
 private[memcached] object Broadcast:
 
   /**
-   * Runs a request made by `mk` on every node: each is submitted (a node that refuses it, down
-   * or overloaded, fails only its own entry), then each awaited until `due`; every deadline is
-   * cancelled on the way out.
+   * Runs a request made by `mk` on every node: each is sent (a node that refuses it, down or
+   * overloaded, fails only its own entry), then each awaited until `due`.
    * @throws ClientClosed
    *   if the client is closed
    */
@@ -23,32 +22,19 @@ private[memcached] object Broadcast:
       mk: () => Request[T]
   )(using Async): Map[String, Try[T]] =
     if client.isClosed then throw ClientClosed("the client is closed")
-    val sent = nodes.map: n =>
-      val r = mk()
-      val left = due - Clocks.now()
-      val handle: weft.runtime.Scheduler.Cancel | Null =
-        try
-          if left <= 0 then throw Calls.lateBeforeSending(n, r, deadline)
-          n.submit(r)
-          Calls.armDeadline(n, r, left, deadline)
-        catch
-          case e: MemcachedException =>
-            r.promise.tryComplete(Failure(e))
-            null
-      (n, r, handle)
+    val sent = nodes.map(n => (n, mk().send(client, n, due, deadline)))
     try
-      sent.map: (n, r, _) =>
+      sent.map: (n, r) =>
         n.counters.node -> (
-          try Success(Calls.awaitRequest(r))
+          try Success(r.awaitCall())
           catch case e: MemcachedException => Failure(e)
         )
       .toMap
     catch
       case c: CancellationException =>
         // the caller was cancelled: the requests not awaited yet are abandoned too
-        sent.foreach((_, r, _) => r.promise.tryComplete(Failure(c)))
+        sent.foreach((_, r) => r.cancel())
         throw c
-    finally sent.foreach((_, _, h) => if h != null then h.cancel())
 
   /** Every node's value, or the first node's failure (in `nodes` order), the others suppressed. */
   def orThrow[T](nodes: IndexedSeq[Node], byNode: Map[String, Try[T]]): Map[String, T] =

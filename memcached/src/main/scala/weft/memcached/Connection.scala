@@ -5,6 +5,7 @@ import java.nio.ByteBuffer
 import java.nio.channels.SocketChannel
 import java.util.concurrent.{ConcurrentLinkedQueue, LinkedBlockingQueue, Semaphore}
 import java.util.concurrent.atomic.AtomicReference
+import scala.concurrent.duration.FiniteDuration
 import scala.util.Failure
 import weft.{Async, Future, Promise}
 import weft.runtime.Fiber
@@ -35,7 +36,7 @@ import weft.runtime.Fiber
  * request appended after it, in classic mode too (no opaque there).
  *
  * ==Callers that give up==
- * A caller whose deadline passes, or who is cancelled, completes its request's promise itself
+ * A caller whose deadline passes, or who is cancelled, completes its request itself
  * and leaves. The request stays where it is: unwritten (queued, or held by the writer while it
  * waits for a window slot), the writer drops it; written, its
  * reply is still read and handed to it, completes nothing, and is counted as a late reply. So
@@ -53,7 +54,7 @@ final private[memcached] class Connection private (
     counters: NodeCounters,
     clock: weft.runtime.Clock
 ):
-  private val meta = config.protocol == Protocol.Meta
+  private val wire = Wire(config.protocol)
   private val queue = LinkedBlockingQueue[Request[?]]()
   private val inFlight = ConcurrentLinkedQueue[Request[?]]()
   private val window = Semaphore(config.maxInFlight)
@@ -65,6 +66,10 @@ final private[memcached] class Connection private (
   @volatile private var replies: Long = 0L
   @volatile private var writer: Future[Unit] | Null = null
   @volatile private var reader: Future[Unit] | Null = null
+  @volatile private var sweeper: Future[Unit] | Null = null
+  // the request the writer holds while it waits for a window slot, for the sweep to see
+  @volatile private var holding: Request[?] | Null = null
+  private val sweepTick: Long = math.max(1_000_000L, config.deadline.toNanos / 16)
   // the number (`Request.seq`) of the request the next complete reply answers; the reader's own
   private var nextReply: Long = 1L
 
@@ -126,6 +131,8 @@ final private[memcached] class Connection private (
       catch case _: java.io.IOException => ()
       val w = writer
       if w != null then w.cancel()
+      val s = sweeper
+      if s != null then s.cancel()
       drain()
       closedPromise.tryComplete(scala.util.Success(why))
     closing
@@ -138,26 +145,74 @@ final private[memcached] class Connection private (
   def join()(using Async): Unit =
     val w = writer
     val r = reader
+    val s = sweeper
     if w != null then w.result
     if r != null then r.result
+    if s != null then s.result
 
   private def drain(): Unit =
     val why = reason.get.nn
     var r = queue.poll()
     while r != null do
       counters.queued.decrementAndGet()
-      r.promise.tryComplete(Failure(why))
+      r.complete(Failure(why))
       r = queue.poll()
     r = inFlight.poll()
     while r != null do
       counters.inFlight.decrementAndGet()
       window.release()
-      r.promise.tryComplete(Failure(why))
+      r.complete(Failure(why))
       r = inFlight.poll()
 
   private def start()(using Async): Unit =
     writer = Future(writeLoop())
     reader = Future(readLoop())
+    sweeper = Future(sweepLoop())
+
+  /**
+   * Fails with [[Timeout]] every request whose swept deadline (the client's default: see
+   * [[Request.sweptDue]]) has passed by `now`, looking in flight, then at the request the writer
+   * holds, then in the queue.
+   *
+   * ==Why a sweep==
+   * A timer per request (the scheduler's heap, behind one lock) cost the client more than
+   * encoding the request; the `memcached-setget` profile in docs/perf/memcached.md shows it.
+   * Requests with the same deadline are due in the order they were queued, up to the time a
+   * call spends between taking its due time and queueing, so the sweep walks each queue from
+   * its head and stops at the first pending request due more than one tick after `now`: what
+   * follows is due later still. A request queued out of due order by more than a tick expires
+   * at a later sweep, no later than the ones ahead of it. Calls with another deadline keep a
+   * timer of their own. `PipelinedSuite` and `GiveUpSuite` re-check both kinds.
+   */
+  def expireDue(now: Long): Unit =
+    if sweep(inFlight.iterator(), now) then
+      val h = holding
+      if h == null || expireIfDue(h, now) then
+        val _ = sweep(queue.iterator(), now)
+
+  /** Expires the due requests of `it`; `false` if it stopped at one due after the next tick. */
+  private def sweep(it: java.util.Iterator[Request[?]], now: Long): Boolean =
+    var going = true
+    while going && it.hasNext do going = expireIfDue(it.next(), now)
+    going
+
+  /** Expires `r` if it is swept and due; `false` if it is pending and due after the next tick. */
+  private def expireIfDue(r: Request[?], now: Long): Boolean =
+    val due = r.sweptDue
+    if due == 0L || r.isDone then true
+    else if due - now <= 0 then
+      val _ = r.expire(counters, config.deadline)
+      true
+    else due - now <= sweepTick
+
+  /** Sweeps every tick (a fraction of the default deadline) until the connection closes. */
+  private def sweepLoop()(using Async): Unit =
+    val tick = FiniteDuration(sweepTick, "ns")
+    try
+      while !isClosed do
+        weft.sleep(tick)
+        expireDue(Clocks.now())
+    catch case _: java.util.concurrent.CancellationException => ()
 
   private def writeLoop()(using Async): Unit =
     val out = ByteSink(64 * 1024)
@@ -181,19 +236,21 @@ final private[memcached] class Connection private (
         while held != null do
           val req = held.nn
           counters.queued.decrementAndGet()
-          if !req.promise.isCompleted then
+          if !req.isDone then
             if !window.tryAcquire() then
               flush()
+              holding = req
               Fiber.waitingOutside(window.acquire())
+              holding = null
             // the caller may have given up while the writer waited for a slot: such a request
             // is never written either (GiveUpSuite's regression test)
-            if req.promise.isCompleted then window.release()
+            if req.isDone then window.release()
             else
               req.opaque = nextOpaque
               nextOpaque += req.opaques
               req.seq = nextSeq
               nextSeq += 1
-              req.encode(out, meta)
+              wire.encode(req, out)
               req.writtenAt = clock.nanoTime()
               counters.inFlight.incrementAndGet()
               inFlight.add(req)
@@ -217,7 +274,7 @@ final private[memcached] class Connection private (
       val h = held
       if h != null then
         val why = reason.get
-        h.promise.tryComplete(
+        h.complete(
           Failure(if why != null then why else ConnectionLost(s"${counters.node}: writer stopped"))
         )
 
@@ -259,8 +316,8 @@ final private[memcached] class Connection private (
       if isClosed then return false
       if head == null then throw ProtocolDesync(s"reply \"$reply\" with no request in flight")
       throw ProtocolDesync(s"reply number $nextReply reached request number ${head.seq}")
-    val abandoned = head.promise.isCompleted
-    if head.accept(reply, meta) then
+    val abandoned = head.isDone
+    if wire.accept(head, reply) then
       nextReply += 1
       replies += 1
       if abandoned then counters.lateReplies.incrementAndGet()
@@ -269,7 +326,7 @@ final private[memcached] class Connection private (
         counters.inFlight.decrementAndGet()
         window.release()
         // a concurrent close drained the head already: whatever we removed instead is failed
-        if removed ne head then removed.promise.tryComplete(Failure(reason.get.nn))
+        if removed ne head then removed.complete(Failure(reason.get.nn))
     true
 
 /** Opening connections. */

@@ -42,25 +42,27 @@ final class MemcachedClient private (
   /** The default deadline of every call. */
   def defaultDeadline: FiniteDuration = config.deadline
 
+  /**
+   * The same calls, pipelined: each returns at once with a future the connection completes,
+   * with no fiber per call; requests to a node go out in call order (see [[Pipelined]]).
+   */
+  val pipelined: Pipelined = Pipelined(this)
+
   // ---- reads
 
   /** The item under `key`: a [[Hit]] (CAS token 0) or [[Miss]]. */
   def get(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    val due = dueAt(deadline)
-    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = -1))
+    startGet(key, withCas = false, touch = None, deadline).awaitCall()
 
   /** The item under `key` with its CAS token (for [[cas]]). */
   def gets(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    val due = dueAt(deadline)
-    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = true, touchTtl = -1))
+    startGet(key, withCas = true, touch = None, deadline).awaitCall()
 
   /** The item under `key`, its TTL reset to `ttl`. */
   def getAndTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(
       using Async
   ): GetResult =
-    val due = dueAt(deadline)
-    val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, due, deadline)(k => GetRequest(k, binary, withCas = false, touchTtl = t))
+    startGet(key, withCas = false, touch = Some(ttl), deadline).awaitCall()
 
   /** The value under `key` decoded by `codec`, if any. */
   def fetch[T](key: String, deadline: FiniteDuration = defaultDeadline)(using
@@ -103,7 +105,7 @@ final class MemcachedClient private (
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): Unit = setUntil(key, value, flags, ttl, dueAt(deadline), deadline)
+  )(using Async): Unit = startSet(key, value, flags, ttl, dueAt(deadline), deadline).awaitCall()
 
   /** Stores `value` under `key` only if there is no item. */
   def add(
@@ -113,7 +115,7 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    store(StoreMode.Add, key, value, flags, ttl, 0L, dueAt(deadline), deadline)
+    startStore(StoreMode.Add, key, value, flags, ttl, 0L, deadline).awaitCall()
 
   /** Stores `value` under `key` only if there is an item. */
   def replace(
@@ -123,19 +125,19 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    store(StoreMode.Replace, key, value, flags, ttl, 0L, dueAt(deadline), deadline)
+    startStore(StoreMode.Replace, key, value, flags, ttl, 0L, deadline).awaitCall()
 
   /** Appends `value` to the item's value (flags and TTL unchanged). */
   def append(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): StoreResult =
-    store(StoreMode.Append, key, value, 0, Duration.Zero, 0L, dueAt(deadline), deadline)
+    startStore(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
 
   /** Prepends `value` to the item's value (flags and TTL unchanged). */
   def prepend(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): StoreResult =
-    store(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, dueAt(deadline), deadline)
+    startStore(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
 
   /** Stores `value` only if the item's CAS token is still `cas` (from [[gets]]). */
   def cas(
@@ -146,9 +148,7 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    val due = dueAt(deadline)
-    if cas == 0 then throw InvalidArgument("a CAS token is never 0")
-    store(StoreMode.Set, key, value, flags, ttl, cas, due, deadline)
+    startCas(key, value, cas, flags, ttl, deadline).awaitCall()
 
   /**
    * Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`): a [[set]], with its
@@ -166,20 +166,17 @@ final class MemcachedClient private (
     Validate.notNull(value, "value")
     Validate.notNull(codec, "codec")
     val (bytes, flags) = codec.encode(value)
-    setUntil(key, bytes, flags, ttl, due, deadline)
+    startSet(key, bytes, flags, ttl, due, deadline).awaitCall()
 
   /** Deletes the item; `true` if there was one. */
   def delete(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): Boolean =
-    val due = dueAt(deadline)
-    keyed(key, due, deadline)(k => DeleteRequest(k, binary))
+    startDelete(key, deadline).awaitCall()
 
   /** Resets the item's TTL; `true` if there was an item. */
   def touch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): Boolean =
-    val due = dueAt(deadline)
-    val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, due, deadline)(k => TouchRequest(k, binary, t))
+    startTouch(key, ttl, deadline).awaitCall()
 
   /**
    * Adds `delta` to the counter (an unsigned 64-bit decimal value); its new value, or `None`
@@ -294,21 +291,56 @@ final class MemcachedClient private (
    */
   private def nowSeconds: Long = System.currentTimeMillis() / 1000
 
-  /** An unconditional store: any answer but "stored" is a [[ServerError]]. */
-  private def setUntil(
+  // ---- starting calls: the direct calls await these, `pipelined` returns them
+
+  private[memcached] def startGet(
+      key: String,
+      withCas: Boolean,
+      touch: Option[FiniteDuration],
+      deadline: FiniteDuration
+  )(using Async): Request[GetResult] =
+    val due = dueAt(deadline)
+    val t = touch.fold(-1L)(Validate.ttl(_, nowSeconds))
+    start(key, due, deadline)(GetRequest(_, binary, withCas, t))
+
+  /** An unconditional store: any answer but "stored" fails it with [[ServerError]]. */
+  private[memcached] def startSet(
       key: String,
       value: Array[Byte],
       flags: Int,
       ttl: FiniteDuration,
       due: Long,
       deadline: FiniteDuration
-  )(using Async): Unit =
-    store(StoreMode.Set, key, value, flags, ttl, 0L, due, deadline) match
-      case StoreResult.Stored => ()
-      case other =>
-        throw ServerError(s"set $key: the server answered $other to an unconditional store")
+  )(using Async): Request[Unit] =
+    Validate.value(value, config.maxValueSize)
+    val t = Validate.ttl(ttl, nowSeconds)
+    start(key, due, deadline): k =>
+      StoreRequest(k, binary, StoreMode.Set, value, flags, t, 0L, StoreRequest.Unconditional)
 
-  private def store(
+  private[memcached] def startStore(
+      mode: StoreMode,
+      key: String,
+      value: Array[Byte],
+      flags: Int,
+      ttl: FiniteDuration,
+      cas: Long,
+      deadline: FiniteDuration
+  )(using Async): Request[StoreResult] =
+    storeUntil(mode, key, value, flags, ttl, cas, dueAt(deadline), deadline)
+
+  private[memcached] def startCas(
+      key: String,
+      value: Array[Byte],
+      cas: Long,
+      flags: Int,
+      ttl: FiniteDuration,
+      deadline: FiniteDuration
+  )(using Async): Request[StoreResult] =
+    val due = dueAt(deadline)
+    if cas == 0 then throw InvalidArgument("a CAS token is never 0")
+    storeUntil(StoreMode.Set, key, value, flags, ttl, cas, due, deadline)
+
+  private def storeUntil(
       mode: StoreMode,
       key: String,
       value: Array[Byte],
@@ -317,10 +349,34 @@ final class MemcachedClient private (
       cas: Long,
       due: Long,
       deadline: FiniteDuration
-  )(using Async): StoreResult =
+  )(using Async): Request[StoreResult] =
     Validate.value(value, config.maxValueSize)
     val t = Validate.ttl(ttl, nowSeconds)
-    keyed(key, due, deadline)(k => StoreRequest(k, binary, mode, value, flags, t, cas))
+    start(key, due, deadline): k =>
+      StoreRequest(k, binary, mode, value, flags, t, cas, StoreRequest.AsAnswered)
+
+  private[memcached] def startDelete(key: String, deadline: FiniteDuration)(using
+      Async
+  ): Request[Boolean] =
+    start(key, dueAt(deadline), deadline)(DeleteRequest(_, binary))
+
+  private[memcached] def startTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration)(
+      using Async
+  ): Request[Boolean] =
+    val due = dueAt(deadline)
+    val t = Validate.ttl(ttl, nowSeconds)
+    start(key, due, deadline)(TouchRequest(_, binary, t))
+
+  /** A counter without an initial value, in either protocol: one request. */
+  private[memcached] def startArith(
+      increment: Boolean,
+      key: String,
+      delta: Long,
+      deadline: FiniteDuration
+  )(using Async): Request[Option[Long]] =
+    val due = dueAt(deadline)
+    Validate.counter("delta", delta)
+    start(key, due, deadline)(ArithRequest(_, binary, increment, delta, -1L, 0L))
 
   private def arith(
       increment: Boolean,
@@ -336,23 +392,26 @@ final class MemcachedClient private (
     initial.foreach(Validate.counter("initial value", _))
     val t = Validate.ttl(ttl, nowSeconds)
     val init = if meta then initial.getOrElse(-1L) else -1L
-    val first = keyed(key, due, deadline)(k => ArithRequest(k, binary, increment, delta, init, t))
+    val first =
+      start(key, due, deadline)(ArithRequest(_, binary, increment, delta, init, t)).awaitCall()
     (first, initial) match
       case (None, Some(v)) if !meta =>
         // classic commands have no initial value: create the counter, or count if we lost a
         // race; the three requests share the call's one deadline
         val text = v.toString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)
-        if store(StoreMode.Add, key, text, 0, ttl, 0L, due, deadline) == StoreResult.Stored then
-          Some(v)
-        else keyed(key, due, deadline)(k => ArithRequest(k, binary, increment, delta, -1L, t))
+        if storeUntil(StoreMode.Add, key, text, 0, ttl, 0L, due, deadline).awaitCall() ==
+            StoreResult.Stored
+        then Some(v)
+        else
+          start(key, due, deadline)(ArithRequest(_, binary, increment, delta, -1L, t)).awaitCall()
       case _ => first
 
-  /** Validates `key`, builds the request and runs it on the key's node. */
-  private def keyed[T](key: String, due: Long, deadline: FiniteDuration)(
+  /** Validates `key`, builds the request and sends it to the key's node. */
+  private def start[T](key: String, due: Long, deadline: FiniteDuration)(
       mk: Array[Byte] => Request[T]
-  )(using Async): T =
+  )(using Async): Request[T] =
     val req = mk(Validate.key(key, binary))
-    Calls.run(this, nodeFor(key), req, due, deadline)
+    req.send(this, nodeFor(key), due, deadline)
 
   /** The only node of a one-server client (every key's), or `null`. */
   private[memcached] val singleNode: Node | Null = if nodes.length == 1 then nodes(0) else null

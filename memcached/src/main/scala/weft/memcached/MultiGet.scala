@@ -3,13 +3,12 @@ package weft.memcached
 import java.util.concurrent.CancellationException
 import scala.collection.immutable.ArraySeq
 import scala.concurrent.duration.FiniteDuration
-import scala.util.Failure
 import weft.Async
 import weft.internal.runtime.DurationText
 
 /**
  * A multi-key read: keys validated, grouped by node, cut into chunks of `multiGetChunk` keys,
- * every chunk submitted (its deadline armed) before any is awaited (each node's writer sends them while its reader
+ * every chunk sent (its deadline armed) before any is awaited (each node's writer sends them while its reader
  * takes the replies, so a large read never waits on full socket buffers), then every chunk
  * awaited with the one deadline. A chunk that fails (its node down, overloaded, lost) fails
  * only its keys. `MultiGetSuite` reads 50,000 keys and 200 values of 100 KiB.
@@ -41,18 +40,12 @@ private[memcached] object MultiGet:
       else if single != null then List(single -> ks.indices) // no key to hash
       else ks.indices.groupBy(i => client.nodeFor(ks(i)))
     var failures = Map.empty[String, MemcachedException]
-    val sent = Vector.newBuilder[(MultiGetRequest, weft.runtime.Scheduler.Cancel)]
+    val sent = Vector.newBuilder[MultiGetRequest]
     for (node, idx) <- byNode; part <- chunks(idx, chunk) do
       val req =
         if part.length == ks.length then MultiGetRequest(ks, encoded, binary)
         else MultiGetRequest(part.map(ks), part.map(encoded), binary)
-      try
-        if client.isClosed then throw ClientClosed("the client is closed")
-        val left = due - Clocks.now()
-        if left <= 0 then throw Calls.lateBeforeSending(node, req, deadline)
-        node.submit(req)
-        sent += req -> Calls.armDeadline(node, req, left, deadline)
-      catch case e: MemcachedException => req.keys.foreach(k => failures += k -> e)
+      sent += req.send(client, node, due, deadline)
     if byNode.isEmpty && ks.nonEmpty then
       val late =
         Timeout(
@@ -62,17 +55,17 @@ private[memcached] object MultiGet:
     val requests = sent.result()
     var hits = Map.empty[String, Hit]
     try
-      for (r, _) <- requests do
+      for r <- requests do
         try
-          val h = Calls.awaitRequest(r)
+          val h = r.awaitCall()
           // one chunk (the common case) is the whole result: no copy
           hits = if hits.isEmpty then h else hits ++ h
         catch case e: MemcachedException => r.keys.foreach(k => failures += k -> e)
     catch
       case c: CancellationException =>
-        requests.foreach((r, _) => r.promise.tryComplete(Failure(c)))
+        // the caller was cancelled: the chunks not awaited yet are abandoned too
+        requests.foreach(_.cancel())
         throw c
-    finally requests.foreach((_, h) => h.cancel())
     MultiGetResult(hits, failures)
 
   /** `keys` without repeats, in their order; copied only if some key repeats. */

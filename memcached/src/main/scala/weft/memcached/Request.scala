@@ -1,24 +1,36 @@
 package weft.memcached
 
-import scala.util.{Failure, Success}
-import weft.Promise
+import java.util.concurrent.CancellationException
+import scala.concurrent.duration.FiniteDuration
+import scala.util.{Failure, Success, Try}
+import weft.Async
+import weft.internal.futures.CoreFuture
+import weft.internal.runtime.DurationText
 
 /**
- * One request on a connection: how it is encoded and how its replies complete it.
+ * One request and its call: what to ask (the subclass's fields, encoded by the connection's
+ * [[Wire]]), and the future its caller holds. The request is its own future, so a call
+ * allocates the request and nothing else to wait on: no promise, no fiber.
  *
- * The writer fiber gives the request its opaque numbers (`opaque until opaque + opaques`), encodes
- * it and puts it in the connection's in-flight queue in the same step; the reader fiber hands
- * the replies to the head of that queue through [[accept]] until it returns `true`. A reply that
- * does not belong to the request (another opaque, another key, an unexpected code) throws
- * [[ProtocolDesync]]: the connection is then closed and every request in flight fails.
+ * ==Lifecycle==
+ *   1. [[send]] arms the call's deadline, then puts the request on its node's connection; a
+ *      refusal (closed client, node down, queue full, out of time) completes it with that typed
+ *      error instead of throwing, so a pipelined caller sees every outcome in the future. A
+ *      call with the client's default deadline (the common case) is due at [[sweptDue]], which
+ *      its connection's sweep enforces; any other deadline arms a timer of its own.
+ *   1. The connection's writer gives it its numbers (`opaque`, `seq`), the [[Wire]] encodes it,
+ *      and it joins the in-flight queue; the reader hands it the replies (through the wire)
+ *      until it is complete.
+ *   1. Whoever completes it first wins: the reply, the deadline ([[Timeout]]), a close of the
+ *      connection, or the caller giving up ([[cancel]], or a direct caller cancelled while in
+ *      [[awaitCall]]). Completing cancels the deadline's timer.
  *
- * The caller waits on [[promise]]; when it gives up (deadline, cancellation) it completes the
- * promise itself, and the reply, read later, completes nothing: it is discarded (and counted).
+ * ==Giving up (ADR 0005)==
+ * A request completed by its caller stays where it is: unwritten, the writer drops it;
+ * written, its reply is still read, handed to it, completes nothing, and is counted late. So a
+ * reply only ever reaches the request it answers (`MixUpSuite`, `PipelinedSuite`).
  */
-abstract private[memcached] class Request[T]:
-
-  /** Completed with the result, a typed error, or by the caller giving up. */
-  val promise: Promise[T] = Promise[T]()
+abstract private[memcached] class Request[T] extends CoreFuture[T]:
 
   /** The first opaque number, set by the writer. */
   var opaque: Int = 0
@@ -32,56 +44,88 @@ abstract private[memcached] class Request[T]:
   /** The connection clock's time when written (for liveness), set by the writer. */
   @volatile var writtenAt: Long = 0L
 
+  // the deadline's timer: written by `send` before the request is queued (which publishes it to
+  // the writer and reader) and before `send` returns it to its caller
+  private var timer: weft.runtime.Scheduler.Cancel | Null = null
+
+  /**
+   * When the call is due (`Clocks.now` time), if its connection's sweep enforces its deadline
+   * (the client's default deadline: see [[Connection.expireDue]]); 0 when it has a timer of its
+   * own. Written by [[send]] before the request is queued.
+   */
+  var sweptDue: Long = 0L
+
   /** How many opaque numbers this request uses. */
   def opaques: Int = 1
 
-  /** Appends the request's bytes (`meta`: meta commands; otherwise classic text ones). */
-  def encode(out: ByteSink, meta: Boolean): Unit
-
-  /** Takes one reply; `true` when the request is complete. */
-  def accept(r: Reply, meta: Boolean): Boolean
+  /** Completes with `result` unless done; cancels the deadline. `true` if this call did. */
+  final def complete(result: Try[T]): Boolean =
+    if tryComplete(result) then
+      val t = timer
+      if t != null then
+        val _ = t.cancel()
+      true
+    else false
 
   /** Completes with `v`; `true` (the request is done). */
-  protected final def done(v: T): Boolean =
-    promise.tryComplete(Success(v))
+  final def done(v: T): Boolean =
+    complete(Success(v))
     true
 
-  /** Completes with the failure `e`; `true`. */
-  protected final def failed(e: Throwable): Boolean =
-    promise.tryComplete(Failure(e))
+  /** Completes with the failure `e`; `true` (the request is done). */
+  final def failed(e: Throwable): Boolean =
+    complete(Failure(e))
     true
 
-  /** In meta mode, a reply other than an error must carry this request's opaque. */
-  protected final def checkOpaque(r: Reply, meta: Boolean): Unit =
-    if meta && !r.isError && r.opaque != (opaque & 0xffffffffL) then unexpected(r)
+  /** The caller gives up: the request completes as cancelled and is abandoned (see above). */
+  override def cancel(): Unit =
+    val _ = complete(Failure(CancellationException("the call was cancelled")))
 
-  /** Throws the desync for a reply this request cannot take. */
-  protected final def unexpected(r: Reply): Nothing =
-    throw ProtocolDesync(s"reply \"$r\" does not answer $this")
-
-/** Encoding helpers shared by the requests. */
-private[memcached] object Request:
-
-  /** `" O<n>"`: the opaque token, as an unsigned number. */
-  def opaqueFlag(out: ByteSink, n: Int): ByteSink = out.byte(' ').byte('O').number(n & 0xffffffffL)
-
-  /** `" b"` when keys are base64. */
-  def binaryFlag(out: ByteSink, binary: Boolean): ByteSink =
-    if binary then out.ascii(" b") else out
-
-  /** The client flags of a meta `f` return flag or a classic token, as a 32-bit value. */
-  def parseFlags(s: String | Null): Int =
-    if s == null then 0
+  /**
+   * Starts the call on `node`, due by `due` (`Clocks.now` time): arms the deadline, then
+   * submits. Never throws a [[MemcachedException]]: a refusal completes the request.
+   */
+  final def send(client: MemcachedClient, node: Node, due: Long, deadline: FiniteDuration)(using
+      async: Async
+  ): this.type =
+    val left = due - Clocks.now()
+    if client.isClosed then complete(Failure(ClientClosed("the client is closed")))
+    else if left <= 0 then complete(Failure(lateBeforeSending(node, deadline)))
     else
-      try java.lang.Long.parseLong(s).toInt
-      catch case _: NumberFormatException => throw ProtocolDesync(s"bad client flags \"$s\"")
+      if deadline == client.defaultDeadline then sweptDue = due
+      else
+        val counters = node.counters
+        timer = async.support.scheduler.schedule(
+          left,
+          () =>
+            val _ = expire(counters, deadline)
+        )
+      try node.submit(this)
+      catch case e: MemcachedException => complete(Failure(e))
+    this
 
-  /** A CAS token or counter value (unsigned 64-bit). */
-  def parseUnsigned(s: String | Null): Long =
-    if s == null then 0L
-    else
-      try java.lang.Long.parseUnsignedLong(s)
-      catch case _: NumberFormatException => throw ProtocolDesync(s"bad number \"$s\"")
+  /**
+   * Waits for the result (the direct-style call): the value, or the failure thrown. A caller
+   * cancelled while waiting abandons the request ([[cancel]]; `CancelSuite`).
+   */
+  final def awaitCall()(using async: Async): T =
+    try async.await(this).get
+    catch
+      case c: CancellationException =>
+        cancel()
+        throw c
 
-  /** The key bytes as text, one character per byte (as the parser reads reply lines). */
-  def keyText(key: Array[Byte]): String = String(key, java.nio.charset.StandardCharsets.ISO_8859_1)
+  /** Fails the request with [[Timeout]] unless done (counted); `true` if this call did. */
+  final def expire(counters: NodeCounters, deadline: FiniteDuration): Boolean =
+    val expired = complete(
+      Failure(Timeout(s"${counters.node}: no reply to $this within ${DurationText(deadline)}"))
+    )
+    if expired then counters.timeouts.incrementAndGet()
+    expired
+
+  /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
+  final def lateBeforeSending(node: Node, deadline: FiniteDuration): Timeout =
+    node.counters.timeouts.incrementAndGet()
+    Timeout(
+      s"${node.counters.node}: $this not sent, the call's deadline (${DurationText(deadline)}) passed first"
+    )

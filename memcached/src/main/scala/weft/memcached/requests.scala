@@ -1,54 +1,21 @@
 package weft.memcached
 
-import Reply.Kind
-import Request.*
-
 /*
- * The requests, one class per command family. Meta encodings carry an opaque on every line and
- * ask for the key back (`k`) on reads, so a value is checked against both before it is handed
- * to a caller. Classic encodings are used for servers older than 1.6 (no opaque: replies are
- * matched by order and kind, and VALUE lines by key). Exact bytes: `RequestEncodingSuite`.
+ * The requests: what each command asks, and the state its replies build up. How a request is
+ * written and how its replies complete it is the connection's Wire (MetaWire, ClassicWire),
+ * so each protocol's rules live in one place. Exact bytes: `RequestEncodingSuite`.
  */
 
-/** `mg <key> v f k [c] [T<ttl>]` / `get`, `gets`, `gat`, `gats`: a read, optionally touching. */
+/** A read of one key, optionally with its CAS token and optionally touching it. */
 final private[memcached] class GetRequest(
-    key: Array[Byte],
-    binary: Boolean,
-    withCas: Boolean,
-    touchTtl: Long // -1: no touch
+    val key: Array[Byte],
+    val binary: Boolean,
+    val withCas: Boolean,
+    val touchTtl: Long // -1: no touch
 ) extends Request[GetResult]:
-  private var hit: Hit | Null = null
-
-  def encode(out: ByteSink, meta: Boolean): Unit =
-    if meta then
-      out.ascii("mg ").bytes(key).ascii(" v f k")
-      if withCas then out.ascii(" c")
-      if touchTtl >= 0 then out.flag('T', touchTtl)
-      opaqueFlag(out, opaque)
-      binaryFlag(out, binary).crlf()
-    else
-      if touchTtl >= 0 then
-        out.ascii(if withCas then "gats " else "gat ").number(touchTtl).byte(' ')
-      else out.ascii(if withCas then "gets " else "get ")
-      out.bytes(key).crlf()
-
-  def accept(r: Reply, meta: Boolean): Boolean =
-    checkOpaque(r, meta)
-    r.kind match
-      case Kind.VA if meta =>
-        if r.flag('k') != keyText(key) then unexpected(r)
-        done(Hit(r.data.nn, parseFlags(r.flag('f')), parseUnsigned(r.flag('c'))))
-      case Kind.EN if meta => done(Miss)
-      case Kind.Value if !meta && hit == null =>
-        if r.tokens(1) != keyText(key) then unexpected(r)
-        val cas = if r.tokens.length > 4 then parseUnsigned(r.tokens(4)) else 0L
-        hit = Hit(r.data.nn, parseFlags(r.tokens(2)), cas)
-        false
-      case Kind.End if !meta => done(if hit == null then Miss else hit.nn)
-      case _ if r.isError    => failed(r.toError)
-      case _                 => unexpected(r)
-
-  override def toString: String = s"get ${keyText(key)}"
+  /** Classic mode: the `VALUE` read before `END`. */
+  var hit: Hit | Null = null
+  override def toString: String = s"get ${Wire.keyText(key)}"
 
 /** Storage modes: the meta `M` letter and the classic command. */
 private[memcached] enum StoreMode(val letter: Char, val command: String):
@@ -58,127 +25,80 @@ private[memcached] enum StoreMode(val letter: Char, val command: String):
   case Append extends StoreMode('A', "append")
   case Prepend extends StoreMode('P', "prepend")
 
-/** `ms <key> <len> [F] [T] [C] M<mode>` / `set`, `add`, ..., `cas`. */
-final private[memcached] class StoreRequest(
-    key: Array[Byte],
-    binary: Boolean,
-    mode: StoreMode,
-    value: Array[Byte],
-    flags: Int,
-    ttl: Long,
-    cas: Long // 0: none
-) extends Request[StoreResult]:
+/**
+ * A store; `outcome` turns the server's answer into the call's result (the answer itself, or
+ * `Unit` for an unconditional `set`, which fails on any answer but "stored").
+ */
+final private[memcached] class StoreRequest[R](
+    val key: Array[Byte],
+    val binary: Boolean,
+    val mode: StoreMode,
+    val value: Array[Byte],
+    val flags: Int,
+    val ttl: Long,
+    val cas: Long, // 0: none
+    outcome: StoreRequest.Outcome[R]
+) extends Request[R]:
+  /** Completes with the outcome of the server's `answer`. */
+  def answered(answer: StoreResult): Boolean =
+    try done(outcome(this, answer))
+    catch case e: MemcachedException => failed(e)
+  override def toString: String = s"${mode.command} ${Wire.keyText(key)} (${value.length} bytes)"
 
-  def encode(out: ByteSink, meta: Boolean): Unit =
-    if meta then
-      out.ascii("ms ").bytes(key).byte(' ').number(value.length)
-      if flags != 0 then out.flag('F', flags & 0xffffffffL)
-      if ttl != 0 then out.flag('T', ttl)
-      if cas != 0 then out.ascii(" C").ascii(java.lang.Long.toUnsignedString(cas))
-      if mode != StoreMode.Set then out.ascii(" M").byte(mode.letter)
-      opaqueFlag(out, opaque)
-      binaryFlag(out, binary).crlf()
-    else
-      out.ascii(if cas != 0 then "cas" else mode.command).byte(' ').bytes(key).byte(' ')
-      out.number(flags & 0xffffffffL).byte(' ').number(ttl).byte(' ').number(value.length)
-      if cas != 0 then out.byte(' ').ascii(java.lang.Long.toUnsignedString(cas))
-      out.crlf()
-    out.bytes(value).crlf()
+/** The outcomes of a store. */
+private[memcached] object StoreRequest:
 
-  def accept(r: Reply, meta: Boolean): Boolean =
-    checkOpaque(r, meta)
-    r.kind match
-      case Kind.HD if meta         => done(StoreResult.Stored)
-      case Kind.NS if meta         => done(StoreResult.NotStored)
-      case Kind.EX if meta         => done(StoreResult.Exists)
-      case Kind.NF if meta         => done(StoreResult.NotFound)
-      case Kind.Stored if !meta    => done(StoreResult.Stored)
-      case Kind.NotStored if !meta => done(StoreResult.NotStored)
-      case Kind.Exists if !meta    => done(StoreResult.Exists)
-      case Kind.NotFound if !meta  => done(StoreResult.NotFound)
-      case _ if r.isError          => failed(r.toError)
-      case _                       => unexpected(r)
+  /** A store's result from the server's answer; throws to fail the call. */
+  type Outcome[R] = (StoreRequest[R], StoreResult) => R
 
-  override def toString: String = s"${mode.command} ${keyText(key)} (${value.length} bytes)"
+  /** The answer itself (`add`, `replace`, `cas`, ...). */
+  val AsAnswered: Outcome[StoreResult] = (_, a) => a
 
-/** `md <key>` / `delete`: `true` if an item was deleted. */
-final private[memcached] class DeleteRequest(key: Array[Byte], binary: Boolean)
+  /** An unconditional store: any answer but "stored" is a [[ServerError]]. */
+  val Unconditional: Outcome[Unit] = (r, a) =>
+    if a != StoreResult.Stored then
+      throw ServerError(
+        s"set ${Wire.keyText(r.key)}: the server answered $a to an unconditional store"
+      )
+
+/** A delete: `true` if an item was deleted. */
+final private[memcached] class DeleteRequest(val key: Array[Byte], val binary: Boolean)
     extends Request[Boolean]:
-
-  def encode(out: ByteSink, meta: Boolean): Unit =
-    if meta then
-      out.ascii("md ").bytes(key)
-      opaqueFlag(out, opaque)
-      binaryFlag(out, binary).crlf()
-    else out.ascii("delete ").bytes(key).crlf()
-
-  def accept(r: Reply, meta: Boolean): Boolean =
-    checkOpaque(r, meta)
-    r.kind match
-      case Kind.HD if meta        => done(true)
-      case Kind.NF if meta        => done(false)
-      case Kind.Deleted if !meta  => done(true)
-      case Kind.NotFound if !meta => done(false)
-      case _ if r.isError         => failed(r.toError)
-      case _                      => unexpected(r)
-
-  override def toString: String = s"delete ${keyText(key)}"
+  override def toString: String = s"delete ${Wire.keyText(key)}"
 
 /**
- * `ma <key> D<delta> [MD] [N<ttl> J<initial>] v` / `incr`, `decr`: the new value, or `None` if
- * there was no item (and no initial value: the classic commands have none).
+ * An increment or decrement: the new value, or `None` if there was no item (and no initial
+ * value: the classic commands have none).
  */
 final private[memcached] class ArithRequest(
-    key: Array[Byte],
-    binary: Boolean,
-    increment: Boolean,
-    delta: Long,
-    initial: Long, // -1: none
-    ttl: Long
+    val key: Array[Byte],
+    val binary: Boolean,
+    val increment: Boolean,
+    val delta: Long,
+    val initial: Long, // -1: none
+    val ttl: Long
 ) extends Request[Option[Long]]:
+  override def toString: String = s"${if increment then "incr" else "decr"} ${Wire.keyText(key)}"
 
-  def encode(out: ByteSink, meta: Boolean): Unit =
-    if meta then
-      out.ascii("ma ").bytes(key).flag('D', delta)
-      if !increment then out.ascii(" MD")
-      if initial >= 0 then out.flag('N', ttl).flag('J', initial)
-      out.ascii(" v")
-      opaqueFlag(out, opaque)
-      binaryFlag(out, binary).crlf()
-    else out.ascii(if increment then "incr " else "decr ").bytes(key).byte(' ').number(delta).crlf()
+/** A touch: `true` if the item exists. */
+final private[memcached] class TouchRequest(
+    val key: Array[Byte],
+    val binary: Boolean,
+    val ttl: Long
+) extends Request[Boolean]:
+  override def toString: String = s"touch ${Wire.keyText(key)}"
 
-  def accept(r: Reply, meta: Boolean): Boolean =
-    checkOpaque(r, meta)
-    r.kind match
-      case Kind.VA if meta =>
-        done(Some(parseUnsigned(String(r.data.nn, java.nio.charset.StandardCharsets.ISO_8859_1))))
-      case Kind.NF if meta        => done(None)
-      case Kind.Number if !meta   => done(Some(parseUnsigned(r.tokens(0))))
-      case Kind.NotFound if !meta => done(None)
-      case _ if r.isError         => failed(r.toError)
-      case _                      => unexpected(r)
+/** `version`: the server's version string. */
+final private[memcached] class VersionRequest extends Request[String]:
+  override def toString: String = "version"
 
-  override def toString: String = s"${if increment then "incr" else "decr"} ${keyText(key)}"
+/** `flush_all [delay]`: invalidates every item (after `delay` seconds). */
+final private[memcached] class FlushRequest(val delay: Long) extends Request[Unit]:
+  override def toString: String = "flush_all"
 
-/** `mg <key> T<ttl>` / `touch`: `true` if the item exists. */
-final private[memcached] class TouchRequest(key: Array[Byte], binary: Boolean, ttl: Long)
-    extends Request[Boolean]:
-
-  def encode(out: ByteSink, meta: Boolean): Unit =
-    if meta then
-      out.ascii("mg ").bytes(key).flag('T', ttl)
-      opaqueFlag(out, opaque)
-      binaryFlag(out, binary).crlf()
-    else out.ascii("touch ").bytes(key).byte(' ').number(ttl).crlf()
-
-  def accept(r: Reply, meta: Boolean): Boolean =
-    checkOpaque(r, meta)
-    r.kind match
-      case Kind.HD if meta        => done(true)
-      case Kind.EN if meta        => done(false)
-      case Kind.Touched if !meta  => done(true)
-      case Kind.NotFound if !meta => done(false)
-      case _ if r.isError         => failed(r.toError)
-      case _                      => unexpected(r)
-
-  override def toString: String = s"touch ${keyText(key)}"
+/** `stats`: the server's counters by name. */
+final private[memcached] class StatsRequest extends Request[Map[String, String]]:
+  /** The `STAT` lines read so far. */
+  val stats: scala.collection.mutable.Builder[(String, String), Map[String, String]] =
+    Map.newBuilder[String, String]
+  override def toString: String = "stats"

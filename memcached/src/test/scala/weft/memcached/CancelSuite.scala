@@ -1,7 +1,6 @@
 package weft.memcached
 
 import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
-import java.util.concurrent.TimeUnit
 import java.util.concurrent.locks.LockSupport
 import scala.concurrent.duration.*
 import scala.jdk.CollectionConverters.*
@@ -66,29 +65,6 @@ class CancelSuite extends munit.FunSuite, weft.testing.Deadlined:
           c.set("after", b("x"))
           assertEquals(c.get("after").toOption.get.string, "x")
 
-  /**
-   * A fake meta server that records each request line and answers `mg` with a value and `ms`
-   * with `HD`, holding its answer to the key "a" until `release` opens.
-   */
-  private def holdingA(lines: ConcurrentLinkedQueue[String], release: CountDownLatch) =
-    val handler: FakeServer.Handler = c =>
-      var l = line(c)
-      while l != null do
-        val s = l.nn
-        lines.add(s)
-        val parts = s.split(' ')
-        // no munit assert here: it locks the suite while it evaluates its condition, and the
-        // test's own asserts would wait for this handler to be released
-        if parts.length > 1 && parts(1) == "a" && !release.await(20, TimeUnit.SECONDS) then
-          throw IllegalStateException("timed out waiting for the release")
-        if parts(0) == "ms" then
-          val _ = line(c) // the value
-          send(c, s"HD ${opaque(s)}\r\n")
-        else if parts(0) == "mg" then send(c, s"VA 1 f0 k${parts(1)} ${opaque(s)}\r\nv\r\n")
-        else if parts(0) == "mn" then send(c, "MN\r\n")
-        l = line(c)
-    handler
-
   private def held(fake: FakeServer) = MemcachedConfig(
     Seq(fake.address),
     maxInFlight = 1, // "a" fills the window: later requests wait for the writer
@@ -100,7 +76,7 @@ class CancelSuite extends munit.FunSuite, weft.testing.Deadlined:
     Async.blocking:
       val lines = ConcurrentLinkedQueue[String]()
       val release = CountDownLatch(1)
-      FakeServer.withFake(holdingA(lines, release)): fake =>
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
         withClient(held(fake)): c =>
           val a = Future(c.get("a"))
           assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
@@ -125,7 +101,7 @@ class CancelSuite extends munit.FunSuite, weft.testing.Deadlined:
     Async.blocking:
       val lines = ConcurrentLinkedQueue[String]()
       val release = CountDownLatch(1)
-      FakeServer.withFake(holdingA(lines, release)): fake =>
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
         withClient(held(fake)): c =>
           val a = Future(c.get("a"))
           assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)

@@ -2,6 +2,7 @@ package weft.memcached
 
 import java.nio.ByteBuffer
 import java.nio.charset.StandardCharsets.ISO_8859_1
+import java.util.concurrent.{ConcurrentLinkedQueue, CountDownLatch, TimeUnit}
 import java.util.concurrent.atomic.AtomicInteger
 import weft.{Async, Future, await}
 import weft.io.{TcpConnection, TcpServer}
@@ -73,3 +74,25 @@ object FakeServer:
         case "mn" => send(c, "MN\r\n")
         case _    => l = null
       if l != null then l = line(c)
+
+  /**
+   * A meta server that records each request line and answers `mg` with the value "v" and `ms`
+   * with `HD`, holding its answer to `key` (and everything after it) until `release` opens.
+   */
+  def holding(key: String, lines: ConcurrentLinkedQueue[String], release: CountDownLatch): Handler =
+    c =>
+      var l = line(c)
+      while l != null do
+        val s = l.nn
+        lines.add(s)
+        val parts = s.split(' ')
+        // no munit assert here: it locks the suite while it evaluates its condition, and the
+        // test's own asserts would wait for this handler to be released
+        if parts.length > 1 && parts(1) == key && !release.await(20, TimeUnit.SECONDS) then
+          throw IllegalStateException("timed out waiting for the release")
+        if parts(0) == "ms" then
+          val _ = line(c) // the value
+          send(c, s"HD ${opaque(s)}\r\n")
+        else if parts(0) == "mg" then send(c, s"VA 1 f0 k${parts(1)} ${opaque(s)}\r\nv\r\n")
+        else if parts(0) == "mn" then send(c, "MN\r\n")
+        l = line(c)

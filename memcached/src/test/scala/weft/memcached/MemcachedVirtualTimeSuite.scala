@@ -34,6 +34,21 @@ class MemcachedVirtualTimeSuite extends munit.FunSuite, weft.testing.Deadlined:
       intercept[Timeout](client.get("k", deadline = 10.seconds))
       assertEquals(currentTime - start, 10.seconds)
 
+  test("a call with the default deadline fails by its sweep, within one tick of it"):
+    // the connection sweeps every deadline / 16; the call is due 10 s after it starts
+    silentPeers.run:
+      FakeServer.withFake(silent): fake =>
+        val config =
+          MemcachedConfig(Seq(fake.address), deadline = 10.seconds, livenessTimeout = 1.hour)
+        TestSupport.withClient(config): client =>
+          val start = currentTime
+          val pending = client.pipelined.get("k") // nobody waits: the sweep fails it
+          intercept[Timeout](client.get("k"))
+          val took = currentTime - start
+          assert(took >= 10.seconds && took <= 10.seconds + 625.millis, took.toString)
+          assert(pending.poll().exists(_.failed.toOption.exists(_.isInstanceOf[Timeout])))
+          assertEquals(client.nodeStats.head.timeouts, 2L)
+
   test("the liveness check closes a silent connection at its first check past the limit"):
     // checks every limit / 4 = 500 ms; a request written at t is stalled past 2 s at t + 2.5 s
     onSilentServer(liveness = 2.seconds): client =>

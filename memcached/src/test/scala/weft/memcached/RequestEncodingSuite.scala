@@ -7,10 +7,16 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
 
   private def k(s: String) = s.getBytes(ISO_8859_1)
 
+  private def wire(meta: Boolean): Wire = Wire(if meta then Protocol.Meta else Protocol.Classic)
+
+  extension (r: Request[?])
+    private def accept(reply: Reply, meta: Boolean): Boolean =
+      wire(meta).accept(r, reply)
+
   private def enc(r: Request[?], meta: Boolean, opaque: Int = 5): String =
     r.opaque = opaque
     val out = ByteSink(8)
-    r.encode(out, meta)
+    wire(meta).encode(r, out)
     String(out.array, 0, out.size, ISO_8859_1)
 
   test("meta encodings"):
@@ -18,19 +24,31 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(enc(GetRequest(k("foo"), false, true, 30), true), "mg foo v f k c T30 O5\r\n")
     assertEquals(enc(GetRequest(k("Zm9v"), true, false, -1), true), "mg Zm9v v f k O5 b\r\n")
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 7, 60, 0), true),
+      enc(
+        StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 7, 60, 0, StoreRequest.AsAnswered),
+        true
+      ),
       "ms foo 2 F7 T60 O5\r\nhi\r\n"
     )
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Add, k("hi"), -1, 0, 0), true),
+      enc(
+        StoreRequest(k("foo"), false, StoreMode.Add, k("hi"), -1, 0, 0, StoreRequest.AsAnswered),
+        true
+      ),
       "ms foo 2 F4294967295 ME O5\r\nhi\r\n"
     )
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Set, k(""), 0, 0, -2), true),
+      enc(
+        StoreRequest(k("foo"), false, StoreMode.Set, k(""), 0, 0, -2, StoreRequest.AsAnswered),
+        true
+      ),
       "ms foo 0 C18446744073709551614 O5\r\n\r\n"
     )
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Append, k("x"), 0, 0, 0), true),
+      enc(
+        StoreRequest(k("foo"), false, StoreMode.Append, k("x"), 0, 0, 0, StoreRequest.AsAnswered),
+        true
+      ),
       "ms foo 1 MA O5\r\nx\r\n"
     )
     assertEquals(enc(DeleteRequest(k("foo"), false), true), "md foo O5\r\n")
@@ -60,11 +78,26 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     assertEquals(enc(GetRequest(k("foo"), false, true, -1), false), "gets foo\r\n")
     assertEquals(enc(GetRequest(k("foo"), false, false, 30), false), "gat 30 foo\r\n")
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Replace, k("hi"), 7, 60, 0), false),
+      enc(
+        StoreRequest(
+          k("foo"),
+          false,
+          StoreMode.Replace,
+          k("hi"),
+          7,
+          60,
+          0,
+          StoreRequest.AsAnswered
+        ),
+        false
+      ),
       "replace foo 7 60 2\r\nhi\r\n"
     )
     assertEquals(
-      enc(StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 0, 0, 99), false),
+      enc(
+        StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 0, 0, 99, StoreRequest.AsAnswered),
+        false
+      ),
       "cas foo 0 0 2 99\r\nhi\r\n"
     )
     assertEquals(enc(DeleteRequest(k("foo"), false), false), "delete foo\r\n")
@@ -84,15 +117,15 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     val g = GetRequest(k("foo"), false, true, -1)
     g.opaque = 5
     assert(g.accept(reply("VA 2 f3 c8 kfoo O5\r\nhi\r\n"), true))
-    assertEquals(g.promise.future.poll().get.get, Hit(k("hi"), 3, 8))
+    assertEquals(g.poll().get.get, Hit(k("hi"), 3, 8))
     val other = GetRequest(k("foo"), false, true, -1)
     other.opaque = 6
     intercept[ProtocolDesync](other.accept(reply("VA 2 kfoo O5\r\nhi\r\n"), true))
     intercept[ProtocolDesync](other.accept(reply("VA 2 kbar O6\r\nhi\r\n"), true))
     intercept[ProtocolDesync](other.accept(reply("HD O6\r\n"), true))
-    val s = StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 0, 0, 0)
+    val s = StoreRequest(k("foo"), false, StoreMode.Set, k("hi"), 0, 0, 0, StoreRequest.AsAnswered)
     assert(s.accept(reply("SERVER_ERROR out of memory storing object\r\n"), true))
-    assert(s.promise.future.poll().get.failed.get.isInstanceOf[ServerError])
+    assert(s.poll().get.failed.get.isInstanceOf[ServerError])
     val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), true)
     m.opaque = 10
     assert(!m.accept(reply("VA 1 kb O11\r\nx\r\n"), true))
@@ -105,7 +138,7 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     intercept[ProtocolDesync](g2.accept(reply("VA 1 ka O10\r\nx\r\n"), true))
     intercept[ProtocolDesync](g2.accept(reply("MN\r\n"), true))
     assert(g2.accept(reply("END\r\n"), true))
-    assertEquals(g2.promise.future.poll().get.get, Map("b" -> Hit(k("x"), 0, 0)))
+    assertEquals(g2.poll().get.get, Map("b" -> Hit(k("x"), 0, 0)))
     // values come in the keys' order; one behind the search (a reordering server) is found too
     val g3 = MultiGetRequest(Vector("a", "b", "c"), Vector(k("a"), k("b"), k("c")), false)
     assert(!g3.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
@@ -115,7 +148,7 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     assert(!g4.accept(reply("VALUE c 0 1\r\nz\r\n"), true))
     assert(!g4.accept(reply("VALUE a 0 1\r\nx\r\n"), true))
     assert(g4.accept(reply("END\r\n"), true))
-    assertEquals(g4.promise.future.poll().get.get.keySet, Set("a", "c"))
+    assertEquals(g4.poll().get.get.keySet, Set("a", "c"))
 
   test("regression: a multi-get chunk whose opaques wrap around 2^32"):
     val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), true)
@@ -126,14 +159,14 @@ class RequestEncodingSuite extends munit.FunSuite, weft.testing.Deadlined:
     assert(!m.accept(reply("VA 1 ka O4294967295\r\nx\r\n"), true))
     assert(!m.accept(reply("VA 1 kb O0\r\ny\r\n"), true))
     assert(m.accept(reply("MN\r\n"), true))
-    assertEquals(m.promise.future.poll().get.get.keySet, Set("a", "b"))
+    assertEquals(m.poll().get.get.keySet, Set("a", "b"))
 
   test("classic: an error line in place of END fails the read"):
     val g = GetRequest(k("foo"), false, false, -1)
     assert(!g.accept(reply("VALUE foo 0 2\r\nhi\r\n"), false))
     assert(g.accept(reply("SERVER_ERROR out of memory\r\n"), false))
-    assert(g.promise.future.poll().get.failed.get.isInstanceOf[ServerError])
+    assert(g.poll().get.failed.get.isInstanceOf[ServerError])
     val m = MultiGetRequest(Vector("a", "b"), Vector(k("a"), k("b")), false)
     assert(!m.accept(reply("VALUE a 0 1\r\nx\r\n"), false))
     assert(m.accept(reply("CLIENT_ERROR bad data chunk\r\n"), false))
-    assert(m.promise.future.poll().get.failed.get.isInstanceOf[ClientError])
+    assert(m.poll().get.failed.get.isInstanceOf[ClientError])

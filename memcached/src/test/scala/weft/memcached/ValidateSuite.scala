@@ -106,11 +106,9 @@ class ValidateSuite extends munit.FunSuite, weft.testing.Deadlined:
         val bytes = Validate.key(key, binary = false)
         accepted += 1
         val out = ByteSink(64)
-        GetRequest(bytes, false, true, -1).encode(out, meta = true)
-        StoreRequest(bytes, false, StoreMode.Set, Array[Byte](1, 2), 7, 60, 0).encode(
-          out,
-          meta = false
-        )
+        MetaWire.encode(GetRequest(bytes, false, true, -1), out)
+        val store = StoreRequest(bytes, false, StoreMode.Set, Array[Byte](1, 2), 7, 60, 0, null)
+        ClassicWire.encode(store, out)
         val text = String(out.array, 0, out.size, ISO_8859_1)
         val lines = text.split("\r\n", -1)
         assertEquals(lines.length, 4, text) // mg line, set line, value, trailing ""

@@ -35,7 +35,7 @@ import weft.internal.InternalApi
  * sequentially-batch-1000 benchmark re-checks it (docs/perf/keyed.md).
  */
 @InternalApi
-class CoreFuture[T] private[weft] () extends Future[T]:
+class CoreFuture[T]() extends Future[T]:
   import CoreFuture.*
 
   @volatile private var state: AnyRef | Null = uninitialized
@@ -108,9 +108,13 @@ class CoreFuture[T] private[weft] () extends Future[T]:
     case _: Try[?] | null => 0
     case _                => 1
 
-  /** Sets the result if not yet done and offers it to the listeners; `false` if already done. */
-  @tailrec
-  private[weft] final def tryComplete(result: Try[T]): Boolean = state match
+  /**
+   * Sets the result if not yet done and offers it to the listeners; `false` if already done.
+   * Internal API: a module's own operation can be its future (weft-memcached's requests are),
+   * so that a call allocates nothing else to wait on.
+   */
+  @InternalApi @tailrec
+  final def tryComplete(result: Try[T]): Boolean = state match
     case _: Try[?] => false
     case s =>
       if STATE.compareAndSet(this, s, result) then

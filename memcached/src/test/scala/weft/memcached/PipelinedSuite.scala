@@ -1,0 +1,214 @@
+package weft.memcached
+
+import java.util.concurrent.{CancellationException, ConcurrentLinkedQueue, CountDownLatch}
+import java.util.concurrent.locks.LockSupport
+import scala.concurrent.duration.*
+import scala.jdk.CollectionConverters.*
+import scala.util.{Failure, Random, Success}
+import weft.{Async, Future, await}
+import TestSupport.*
+
+/**
+ * `client.pipelined`: calls that return a future at once, in call order on the connection, with
+ * the direct calls' outcomes and ADR 0005's rules for giving up.
+ */
+class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
+
+  override def testDeadlineSeconds: Int = 120
+
+  private def onServer[T](protocol: Protocol)(body: MemcachedClient => Async ?=> T): T =
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        withClient(MemcachedConfig(Seq(server.address), protocol = protocol))(c => body(c))
+
+  /** Runs `body` on a new virtual thread and returns its result (a virtual-thread caller). */
+  private def onVirtualThread[T](body: => T): T =
+    val out = java.util.concurrent.CompletableFuture[T]()
+    Thread.ofVirtual().start(() =>
+      try out.complete(body)
+      catch case t: Throwable => out.completeExceptionally(t)
+    )
+    try out.get()
+    catch case e: java.util.concurrent.ExecutionException => throw e.getCause
+
+  private def readsBackInOrder(c: MemcachedClient)(using Async): Unit =
+    // distinct keys: each get is sent right behind its set, never awaited in between
+    val pairs = (0 until 500).map: i =>
+      (c.pipelined.set(s"k$i", b(s"v$i")), c.pipelined.get(s"k$i"))
+    // one key written again and again: every get sees the set just before it
+    val same = (0 until 200).map: i =>
+      (c.pipelined.set("same", b(s"s$i")), c.pipelined.get("same"))
+    for ((set, get), i) <- pairs.zipWithIndex do
+      set.await
+      assertEquals(get.await.toOption.map(_.string), Some(s"v$i"))
+    for ((set, get), i) <- same.zipWithIndex do
+      set.await
+      assertEquals(get.await.toOption.map(_.string), Some(s"s$i"), s"get number $i")
+
+  for protocol <- Protocol.values do
+    test(s"$protocol: a get sent right behind a set reads what it stored (platform caller)"):
+      onServer(protocol)(c => readsBackInOrder(c))
+
+  test("a get sent right behind a set reads what it stored (virtual-thread caller)"):
+    onVirtualThread(onServer(Protocol.Meta)(c => readsBackInOrder(c)))
+
+  for protocol <- Protocol.values do
+    test(s"$protocol: every pipelined call completes with the direct call's result"):
+      onServer(protocol): c =>
+        val p = c.pipelined
+        assertEquals(p.get("k").await, Miss)
+        p.set("k", b("v1"), flags = 7).await
+        assertEquals(p.get("k").await.toOption.map(h => (h.string, h.flags)), Some(("v1", 7)))
+        assertEquals(p.add("k", b("x")).await, StoreResult.NotStored)
+        assertEquals(p.add("k2", b("x")).await, StoreResult.Stored)
+        assertEquals(p.replace("nope", b("x")).await, StoreResult.NotStored)
+        assertEquals(p.replace("k", b("v2")).await, StoreResult.Stored)
+        assertEquals(p.append("k", b(">")).await, StoreResult.Stored)
+        assertEquals(p.prepend("k", b("<")).await, StoreResult.Stored)
+        val token = p.gets("k").await.toOption.get.cas
+        assert(token != 0L)
+        assertEquals(p.cas("k", b("c"), token + 1).await, StoreResult.Exists)
+        assertEquals(p.cas("k", b("c"), token).await, StoreResult.Stored)
+        assertEquals(p.getAndTouch("k", 60.seconds).await.toOption.map(_.string), Some("c"))
+        assert(p.touch("k", 60.seconds).await)
+        assert(!p.touch("nope", 60.seconds).await)
+        assertEquals(p.incr("n", 1).await, None)
+        p.set("n", b("10")).await
+        assertEquals(p.incr("n", 5).await, Some(15L))
+        assertEquals(p.decr("n", 20).await, Some(0L))
+        assert(p.delete("k").await)
+        assert(!p.delete("k").await)
+
+  test("bad arguments throw at the call; a closed client fails the future"):
+    onServer(Protocol.Meta): c =>
+      intercept[InvalidKey](c.pipelined.get("has space"))
+      intercept[InvalidArgument](c.pipelined.set("k", b("v"), ttl = (-1).seconds))
+      intercept[InvalidArgument](c.pipelined.cas("k", b("v"), 0L))
+      intercept[InvalidArgument](c.pipelined.set("k", null))
+      c.close()
+      val f = c.pipelined.get("k") // no throw: the refusal is the future's
+      intercept[ClientClosed](f.await)
+      intercept[ClientClosed](c.pipelined.set("k", b("v")).await)
+
+  test("a node that is down fails the future with Unavailable"):
+    Async.blocking:
+      val port = MemcachedServer.freePort()
+      withClient(MemcachedConfig(Seq(s"127.0.0.1:$port"))): c =>
+        intercept[Unavailable](c.pipelined.get("k").await)
+
+  private def held(fake: FakeServer) = MemcachedConfig(
+    Seq(fake.address),
+    maxInFlight = 1, // the held request fills the window: later ones wait for the writer
+    deadline = 20.seconds,
+    livenessTimeout = 30.seconds
+  )
+
+  test("a cancelled pipelined request not written yet is never written"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        withClient(held(fake)): c =>
+          val a = c.pipelined.get("a")
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          // "b" is taken by the writer, which waits for a window slot; "c" waits in the queue
+          val b1 = c.pipelined.set("b", b("x"))
+          val c1 = c.pipelined.set("c", b("x"))
+          assert(awaitUntil(c.nodeStats.head.queued == 1), c.toString)
+          b1.cancel()
+          c1.cancel()
+          intercept[CancellationException](b1.await)
+          intercept[CancellationException](c1.await)
+          release.countDown()
+          assertEquals(a.await.toOption.map(_.string), Some("v"))
+          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+          val keys = lines.asScala.toSeq.map(_.split(' ')(1))
+          assertEquals(keys, Seq("a", "d"), "a cancelled pipelined request was written")
+          awaitSettled(c)
+          val s = c.nodeStats.head
+          assertEquals((s.inFlight, s.queued, s.lateReplies), (0, 0, 0L), s.toString)
+
+  test("the reply to a cancelled written pipelined request is discarded and counted late"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        withClient(held(fake)): c =>
+          val a = c.pipelined.get("a")
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          a.cancel()
+          intercept[CancellationException](a.await)
+          release.countDown()
+          assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
+          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+          awaitSettled(c)
+          val s = c.nodeStats.head
+          assertEquals((s.inFlight, s.lateReplies, s.reconnects), (0, 1L, 0L), s.toString)
+
+  test("a future nobody awaits fails with Timeout at its deadline; its late reply is counted"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        withClient(held(fake)): c =>
+          val a = c.pipelined.get("a", deadline = 50.millis)
+          assert(awaitUntil(a.poll().isDefined), c.toString) // completes with no one waiting
+          assert(a.poll().get.failed.get.isInstanceOf[Timeout], a.poll().toString)
+          assertEquals(c.nodeStats.head.timeouts, 1L)
+          release.countDown()
+          assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
+          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+
+  test("the default deadline fails requests in flight, held by the writer and queued"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        withClient(held(fake).copy(deadline = 200.millis)): c =>
+          val a = c.pipelined.get("a") // written, its answer held by the server
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          val b1 = c.pipelined.get("b") // held by the writer: the window is full
+          val c1 = c.pipelined.get("c") // queued behind it
+          // in every place a request can wait, the connection's sweep fails it by its deadline
+          for f <- Seq(a, b1, c1) do intercept[Timeout](f.await)
+          assertEquals(c.nodeStats.head.timeouts, 3L)
+          release.countDown()
+          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+          assertEquals(lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a", "d"))
+
+  test("closing the client fails every pending pipelined future with ClientClosed"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        val c = MemcachedClient.open(held(fake))
+        val pending = c.pipelined.get("a") +: (0 until 10).map(i => c.pipelined.get(s"k$i"))
+        assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+        c.close()
+        release.countDown()
+        pending.foreach(f => intercept[ClientClosed](f.await))
+        assertEquals(lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a"))
+
+  test("random cancellation of pipelined calls: every other call reads its own value"):
+    onServer(Protocol.Meta): c =>
+      (0 until 50).foreach(i => c.set(s"key$i", b(s"value$i")))
+      val rnd = Random(7)
+      var cancelled = 0
+      for round <- 0 until 40 do
+        val calls = (0 until 100).map: j =>
+          val i = rnd.nextInt(50)
+          val f = c.pipelined.get(s"key$i")
+          // a third cancelled: at once (most not written yet) or a moment later (most written)
+          if rnd.nextInt(3) == 0 then
+            if rnd.nextBoolean() then LockSupport.parkNanos(rnd.nextLong(100_000L))
+            f.cancel()
+          i -> f
+        for (i, f) <- calls do
+          f.result match
+            case Success(r) => assertEquals(r.toOption.map(_.string), Some(s"value$i"))
+            case Failure(_: CancellationException) => cancelled += 1
+            case Failure(e)                        => fail(s"round $round: key$i failed", e)
+      assert(cancelled > 100, cancelled.toString)
+      awaitSettled(c)
+      val s = c.nodeStats.head
+      assertEquals((s.desyncs, s.reconnects, s.inFlight, s.queued), (0L, 0L, 0, 0), s.toString)
