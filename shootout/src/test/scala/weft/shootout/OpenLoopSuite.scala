@@ -126,6 +126,19 @@ class OpenLoopSuite extends munit.FunSuite:
     )
     files.foreach(f => assert(f.length > 1000, s"$f is ${f.length} bytes"))
 
+  test("a chart without data is left out instead of failing the report"):
+    val logs = Files.createTempDirectory("ol-empty")
+    Files.writeString(
+      logs.resolve(OpenLoopCharts.DataFile),
+      """{"rate": null, "curvesRate": null, "curves": {},
+        | "p99ByRate": {"weft": [[10000, 20000.0, false]]}}""".stripMargin,
+      StandardCharsets.UTF_8
+    )
+    assertEquals(
+      OpenLoopCharts.write(logs.toFile, logs.toFile).map(_.getName),
+      Seq("memcached-openloop-p99-by-load.png")
+    )
+
   test("percentile labels keep their digits; 100 is the maximum"):
     assertEquals(
       Seq(50.0, 99.95, 99.99, 100.0).map(OpenLoopCharts.percentileLabel),

@@ -95,7 +95,7 @@ object OpenLoop:
     )
     Files.writeString(
       File(dir, "memcached-openloop-curves.json").toPath,
-      OpenLoopTables.curvesJson(runs.map((c, r) => c -> r._3), loads, top),
+      OpenLoopTables.curvesJson(runs.map((c, r) => c -> r._3), loads, top, set.rates.minOption),
       UTF_8
     )
     val cpu = at.filter(_.blocks.forall(_.cpuNanos >= 0)).flatMap(l =>

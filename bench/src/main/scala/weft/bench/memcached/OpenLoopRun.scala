@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentLinkedQueue
  * instead of lowering the load (no coordinated omission).
  *
  * A window '''completed''' by [[OpenLoopStats.windowCompleted]]; a load is '''sustained''' by
- * [[OpenLoopStats.sustained]] (every block completed, p99 under the ceiling), and the ladder
+ * [[OpenLoopStats.sustained]] (most blocks completed, their median p99 under the ceiling), and
+ * the ladder
  * stops at the first load that is not. Past [[BacklogSeconds]] of backlog a window is abandoned
  * (not completed). Every get checks its value, and each block's server `cmd_get` and
  * `get_hits` deltas must lie between the gets sent less those the client failed and the gets

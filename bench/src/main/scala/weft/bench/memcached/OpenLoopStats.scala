@@ -37,8 +37,8 @@ final case class OpenLoopBlock(
 object OpenLoopStats:
 
   /**
-   * The latency ceiling of "sustained", in µs: a load whose p99 (the mean over its blocks) is
-   * above 10 ms is not sustained, even if every reply came back within the window. A client
+   * The latency ceiling of "sustained", in µs: a load whose p99 (the median over its blocks)
+   * is above 10 ms is not sustained, even if every reply came back within the window. A client
    * that keeps up only by queueing requests for tens of milliseconds does not serve that load
    * in any sense a user of a cache would accept, and comparing tails at such a load compares
    * queues, not clients.
@@ -68,11 +68,15 @@ object OpenLoopStats:
     def mean(f: OpenLoopBlock => Double): Double =
       if blocks.isEmpty then Double.NaN else blocks.map(f).sum / blocks.size
 
-    /** The load's p99: the mean of its blocks' p99s. */
+    /** The load's p99: the mean of its blocks' p99s (the score). */
     def p99: Double = mean(_.p99)
 
-    /** Whether every block's window completed. */
-    def completed: Boolean = blocks.nonEmpty && blocks.forall(_.completed)
+    /** The median of the blocks' p99s (the upper middle one for an even count). */
+    def medianP99: Double =
+      if blocks.isEmpty then Double.NaN else blocks.map(_.p99).sorted.apply(blocks.size / 2)
+
+    /** Whether more than half of the blocks' windows completed. */
+    def mostlyCompleted: Boolean = blocks.count(_.completed) * 2 > blocks.size
 
   /** Groups blocks by contender and load, in the order they came. */
   def loads(blocks: Seq[OpenLoopBlock]): Seq[Load] =
@@ -81,11 +85,15 @@ object OpenLoopStats:
       .map((k, bs) => Load(k._1, k._2, bs))
 
   /**
-   * A load is sustained when every block's window completed and its p99 (the mean over its
-   * blocks) is at most `ceilingMicros`.
+   * A load is sustained when more than half of its blocks' windows completed and the median
+   * of its blocks' p99s is at most `ceilingMicros`. The majority and the median, not every
+   * block and the mean, so that one block hit by a stall of the shared machine (seen: one
+   * block of five with a p99 of 0.6 s while the other four stayed under 2 ms) widens the
+   * score's interval instead of ending the ladder; a client that cannot keep up misses in
+   * most blocks. The score stays the mean over every block.
    */
   def sustained(load: Load, ceilingMicros: Double = CeilingMicros): Boolean =
-    load.completed && load.p99 <= ceilingMicros
+    load.mostlyCompleted && load.medianP99 <= ceilingMicros
 
   /**
    * The load the scores are taken at: the highest of `rates` that every contender of `alive`

@@ -52,8 +52,8 @@ object OpenLoopTables:
       "client's asynchronous get from the sending thread. Latency from the request's intended " +
       "send time (open loop, no coordinated omission). A window completed when at least 95% " +
       "of its gets completed within it, all within 1 s after it, none failed; a load is " +
-      s"sustained when every block's window completed and its p99 (the mean over the blocks) " +
-      s"is at most ${f(OpenLoopStats.CeilingMicros / 1e3)} ms; a contender's ladder stops at " +
+      "sustained when more than half of its blocks' windows completed and the median of " +
+      s"their p99s is at most ${f(OpenLoopStats.CeilingMicros / 1e3)} ms; a contender's ladder stops at " +
       "its first load not sustained. Each percentile is the mean over the blocks (their " +
       "lowest and highest in brackets); the scores' 95% intervals are computed from the " +
       "blocks (Student's t). Percentiles are upper bucket bounds of a log-linear histogram (at " +
@@ -83,17 +83,21 @@ object OpenLoopTables:
     sb.result()
 
   /**
-   * `{"rate": top|null, "curves": {contender: [[percentile, µs], ...]}, "p99ByRate":
-   * {contender: [[rate, µs, sustained], ...]}}`: the curves (pooled over the blocks) at the
-   * top load, and each load's p99 (the mean over its blocks).
+   * `{"rate": top|null, "curvesRate": r|null, "curves": {contender: [[percentile, µs], ...]},
+   * "p99ByRate": {contender: [[rate, µs, sustained], ...]}}`: the curves (pooled over the
+   * blocks) at the top load, or without one at the lowest load (`curvesRate`: every contender
+   * measured it, so the chart still compares them, its title saying the load was not
+   * sustained by all), and each load's p99 (the mean over its blocks).
    */
   def curvesJson(
       curves: Seq[(String, Map[Int, Seq[(Double, Double)]])],
       loads: Seq[OpenLoopStats.Load],
-      top: Option[Int]
+      top: Option[Int],
+      lowest: Option[Int]
   ): String =
-    val atTop = curves.flatMap((c, m) => top.flatMap(m.get).map(c -> _))
-    val curveText = atTop.map((c, pts) =>
+    val at = top.orElse(lowest)
+    val atRate = curves.flatMap((c, m) => at.flatMap(m.get).map(c -> _))
+    val curveText = atRate.map((c, pts) =>
       s""""$c": ${pts.map((p, v) => s"[$p, $v]").mkString("[", ", ", "]")}"""
     ).mkString("{", ", ", "}")
     val byRate = loads.groupBy(_.contender).toSeq.sortBy(_._1).map((c, ls) =>
@@ -101,5 +105,7 @@ object OpenLoopTables:
           s"[${l.rate}, ${l.p99}, ${OpenLoopStats.sustained(l)}]"
         ).mkString("[", ", ", "]")}"""
     ).mkString("{", ", ", "}")
-    s"""{"rate": ${top.fold("null")(_.toString)}, "curves": $curveText, "p99ByRate": $byRate}""" +
-      "\n"
+    s"""{"rate": ${top.fold("null")(_.toString)}, "curvesRate": ${at.fold("null")(
+        _.toString
+      )}, """ +
+      s""""curves": $curveText, "p99ByRate": $byRate}""" + "\n"
