@@ -64,12 +64,18 @@ final class ExternalRunner(config: RunConfig, workDir: File, jvmArgs: Seq[String
 object ExternalRunner:
 
   /**
-   * A harness row's interval: Student's t over its `samples` when it gave two or more
-   * (independent measurements whose mean is its score, as the open loop's blocks), else from
-   * its error at the shootout's level, else its point.
+   * A harness row's interval: with two or more `samples` (independent measurements whose
+   * geometric mean is its score, as the open loop's blocks), Student's t on their logarithms,
+   * taken back: figures that spread by factors (latencies) get an interval that stays
+   * positive and is as wide in ratio above the score as below, where one on their arithmetic
+   * mean went below zero. With a sample at or below zero, Student's t of the plain mean. Without
+   * samples, from its error at the shootout's level, else its point.
    */
   def interval(score: Double, error: Option[Double], samples: Seq[Double]): Interval =
-    if samples.size >= 2 then Interval.ofSamples(samples).get
+    if samples.size >= 2 && samples.forall(_ > 0) then
+      val logs = Interval.ofSamples(samples.map(math.log)).get
+      Interval(math.exp(logs.low), math.exp(logs.high), logs.level)
+    else if samples.size >= 2 then Interval.ofSamples(samples).get
     else Interval.ofError(score, error, Interval.Level)
 
   /** The `"samples": [numbers]` of each contender (with a `metric`, of that metric only). */

@@ -91,8 +91,10 @@ object MemcachedOpenLoopWorkloads:
       "widens the interval instead of ending the ladder): a client " +
       "that keeps up only by queueing for tens of milliseconds does not serve that load, and " +
       "comparing tails there compares queues. The scores are at the highest load every " +
-      "contender sustained; each is the mean of its blocks' percentiles, with a 95% Student-t " +
-      "interval over the blocks, so the p99 target gets a verdict. Blocks restart the server " +
+      "contender sustained; each is the geometric mean of its blocks' percentiles, with a 95% " +
+      "Student-t interval on their logarithms (latencies spread by factors: on the arithmetic " +
+      "mean the low ends went below zero) over the blocks, so the p99 target gets a " +
+      "verdict. Blocks restart the server " +
       "and reopen the client (independent connections, queues and server memory) but share " +
       "the JVM and its compiled code: a JVM per block would cost a start and a warm-up per " +
       "block, beyond the quick run's budget. Each contender's full ladder (every load, p50, " +

@@ -17,10 +17,10 @@ class OpenLoopSuite extends munit.FunSuite:
   /** The judged weft row. */
   private val judged = MemcachedOpenLoopWorkloads.judged.id
 
-  /** A row as the harness gives it now: the mean of its blocks, their Student-t interval. */
+  /** A row as the harness gives it now: the geometric mean of its blocks and their interval. */
   private def blocks(c: String, us: Double*) =
-    val i = ExternalRunner.interval(us.sum / us.size, None, us)
-    point(c, us.sum / us.size).copy(interval = Some(i))
+    val geo = math.exp(us.map(math.log).sum / us.size)
+    point(c, geo).copy(interval = Some(ExternalRunner.interval(geo, None, us)))
 
   test("the p99 target is met when weft's latency is at most 0.8x every peer's"):
     val v = Targets.verdict(
@@ -46,14 +46,25 @@ class OpenLoopSuite extends munit.FunSuite:
       assertEquals(v.outcome, Outcome.Inconclusive, (weft, peer))
       assert(v.detail.contains("no interval"), v.detail)
 
-  test("blocks give the p99 a Student-t interval of their mean"):
-    val i = ExternalRunner.interval(300, None, Seq(100, 200, 600))
-    assertEquals(i, Interval.ofSamples(Seq(100, 200, 600)).get)
+  test("blocks give the p99 a Student-t interval on their logarithms, always positive"):
+    val i = ExternalRunner.interval(228.9, None, Seq(100, 200, 600))
+    val logs = Interval.ofSamples(Seq(100.0, 200, 600).map(math.log)).get
+    assertEqualsDouble(i.low, math.exp(logs.low), 1e-9)
+    assertEqualsDouble(i.high, math.exp(logs.high), 1e-9)
     assert(!i.pointOnly)
-    // mean 300, sd 264.6, t(2) 4.303: half-width 657
-    assertEqualsDouble(i.high - 300, 4.303 * math.sqrt(70_000.0 / 3), 1e-6)
+    assert(i.low > 0, s"a latency's interval stays above zero: $i")
+    // the geometric mean is the middle of the interval in ratio
+    val geo = math.cbrt(100.0 * 200 * 600)
+    assertEqualsDouble(geo / i.low, i.high / geo, 1e-9)
+    // where the plain mean's interval went below zero
+    assert(Interval.ofSamples(Seq(100, 200, 600)).get.low < 0)
     assert(ExternalRunner.interval(300, None, Seq(300)).pointOnly, "one block: a point")
     assertEquals(ExternalRunner.interval(300, Some(10), Nil), Interval(290, 310, Interval.Level))
+    assertEquals(
+      ExternalRunner.interval(0, None, Seq(-1, 1)),
+      Interval.ofSamples(Seq(-1, 1)).get,
+      "a sample at or below zero: the plain mean"
+    )
 
   test("with block intervals the p99 target is MET, MISSED or INCONCLUSIVE"):
     def outcome(weft: Seq[Double], peer: Seq[Double]) =

@@ -12,7 +12,7 @@ import scala.jdk.CollectionConverters.*
  * contender, each with the same JVM flags as this one, and in it several independent blocks
  * per offered load ([[OpenLoopRun]], "Blocks"); finds the highest load every contender which
  * did not fail sustained ([[OpenLoopStats.judgedLoad]]), and reports each contender's p50, p99
- * and p99.9 there (in µs, `"metric"` naming the percentile): the score is the mean over the
+ * and p99.9 there (in µs, `"metric"` naming the percentile): the score is the geometric mean over the
  * blocks and `"samples"` the block values, from which the shootout computes the 95% interval.
  * Without such a load there are no scores (the shootout reports the rows FAILED); a smoke
  * run's single load counts anyway.

@@ -30,9 +30,11 @@ final case class OpenLoopBlock(
  * ==Why blocks==
  * One window gives one p99 and no spread: in one window's p99 the load, a pause of the
  * other processes on the machine and the client's own tail cannot be told apart. So each
- * contender runs several independent blocks per load, and a percentile's score is the mean of
- * its blocks' values, its 95% interval (computed by the shootout from the block values, as
- * Student's t of the mean) their spread.
+ * contender runs several independent blocks per load, and a percentile's score is the geometric
+ * mean of its blocks' values, its 95% interval (computed by the shootout from the block values,
+ * as Student's t on their logarithms) their spread. Latencies spread by factors, not by
+ * amounts (blocks of one load ranged from 0.2 to 3.6 ms): on their arithmetic mean the
+ * interval's low end went below zero, which bounds no ratio.
  */
 object OpenLoopStats:
 
@@ -64,11 +66,15 @@ object OpenLoopStats:
 
   /** The blocks of one contender at one load. */
   final case class Load(contender: String, rate: Int, blocks: Seq[OpenLoopBlock]):
-    /** The mean of `f` over the blocks (NaN without blocks). */
+    /**
+     * The geometric mean of `f` over the blocks (NaN without blocks); a value at or below
+     * zero (an empty window's percentile) counts as 1 ns.
+     */
     def mean(f: OpenLoopBlock => Double): Double =
-      if blocks.isEmpty then Double.NaN else blocks.map(f).sum / blocks.size
+      if blocks.isEmpty then Double.NaN
+      else math.exp(blocks.map(b => math.log(math.max(f(b), 1e-3))).sum / blocks.size)
 
-    /** The load's p99: the mean of its blocks' p99s (the score). */
+    /** The load's p99: the geometric mean of its blocks' p99s (the score). */
     def p99: Double = mean(_.p99)
 
     /** The median of the blocks' p99s (the upper middle one for an even count). */
@@ -90,7 +96,7 @@ object OpenLoopStats:
    * block and the mean, so that one block hit by a stall of the shared machine (seen: one
    * block of five with a p99 of 0.6 s while the other four stayed under 2 ms) widens the
    * score's interval instead of ending the ladder; a client that cannot keep up misses in
-   * most blocks. The score stays the mean over every block.
+   * most blocks. The score stays the (geometric) mean over every block.
    */
   def sustained(load: Load, ceilingMicros: Double = CeilingMicros): Boolean =
     load.mostlyCompleted && load.medianP99 <= ceilingMicros

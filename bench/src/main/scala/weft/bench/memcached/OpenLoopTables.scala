@@ -12,7 +12,7 @@ object OpenLoopTables:
     Seq("p50" -> (_.p50), "p99" -> (_.p99), "p999" -> (_.p999))
 
   /**
-   * The harness's JSON for the shootout: per contender and metric, the mean over the blocks
+   * The harness's JSON for the shootout: per contender and metric, the geometric mean over the blocks
    * at the judged load as the score and the block values as `"samples"` (null without that
    * load). `at` holds the contenders' loads at the judged load.
    */
@@ -28,7 +28,7 @@ object OpenLoopTables:
     }
     objects.mkString("[", ",\n", "]\n")
 
-  /** `mean (min–max)` of `get` over the load's blocks. */
+  /** `geometric mean (min–max)` of `get` over the load's blocks. */
   private def spread(l: OpenLoopStats.Load, get: OpenLoopBlock => Double): String =
     val vs = l.blocks.map(get)
     s"${f(l.mean(get))} (${f(vs.min)}–${f(vs.max)})"
@@ -54,9 +54,9 @@ object OpenLoopTables:
       "of its gets completed within it, all within 1 s after it, none failed; a load is " +
       "sustained when more than half of its blocks' windows completed and the median of " +
       s"their p99s is at most ${f(OpenLoopStats.CeilingMicros / 1e3)} ms; a contender's ladder stops at " +
-      "its first load not sustained. Each percentile is the mean over the blocks (their " +
+      "its first load not sustained. Each percentile is the geometric mean over the blocks (their " +
       "lowest and highest in brackets); the scores' 95% intervals are computed from the " +
-      "blocks (Student's t). Percentiles are upper bucket bounds of a log-linear histogram (at " +
+      "blocks (Student's t on their logarithms). Percentiles are upper bucket bounds of a log-linear histogram (at " +
       "most 1.6% above the true value).\n\n"
     sb ++= top.fold(
       "**No offered load was sustained by every contender**: the p50/p99/p99.9 workloads " +
@@ -87,7 +87,7 @@ object OpenLoopTables:
    * "p99ByRate": {contender: [[rate, µs, sustained], ...]}}`: the curves (pooled over the
    * blocks) at the top load, or without one at the lowest load (`curvesRate`: every contender
    * measured it, so the chart still compares them, its title saying the load was not
-   * sustained by all), and each load's p99 (the mean over its blocks).
+   * sustained by all), and each load's p99 (the geometric mean over its blocks).
    */
   def curvesJson(
       curves: Seq[(String, Map[Int, Seq[(Double, Double)]])],
