@@ -35,7 +35,7 @@ object OpenLoopCharts:
           // xchart cannot paint a chart without a series: such a chart is not drawn
           val p = byPercentile(json)
           val l = p99ByLoad(json)
-          if !p.getSeriesMap.isEmpty then Charts.writePng(p, percentile)
+          Charts.writePng(p, percentile)
           if !l.getSeriesMap.isEmpty then
             BitmapEncoder.saveBitmap(l, byLoad.getPath.stripSuffix(".png"), BitmapFormat.PNG)
           Seq(percentile -> p, byLoad -> l).collect {

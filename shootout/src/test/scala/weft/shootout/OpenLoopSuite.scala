@@ -150,6 +150,19 @@ class OpenLoopSuite extends munit.FunSuite:
       Seq("memcached-openloop-p99-by-load.png")
     )
 
+  test("a run whose every row FAILED (no load every client sustained) still gets its report"):
+    val failed = w.contenders.map(c =>
+      point(c.id, 1).copy(score = None, failure = Some("no score from the harness"))
+    )
+    val dir = Files.createTempDirectory("ol-failed")
+    val overview = dir.resolve("overview.png").toFile
+    // the overview has no line to draw: xchart threw on it, ending the report unwritten
+    Charts.writePng(Charts.overview(Overview.lines(Seq(w), failed, true)), overview)
+    assert(!overview.exists, "nothing to draw, and nothing thrown")
+    val chart = dir.resolve(s"${w.id}.png").toFile
+    Charts.writePng(w, failed, chart)
+    assert(chart.length > 1000, "the workload's chart names its FAILED rows")
+
   test("percentile labels keep their digits; 100 is the maximum"):
     assertEquals(
       Seq(50.0, 99.95, 99.99, 100.0).map(OpenLoopCharts.percentileLabel),
