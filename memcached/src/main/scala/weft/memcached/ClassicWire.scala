@@ -34,9 +34,8 @@ private[memcached] object ClassicWire extends Wire:
     case g: GetRequest =>
       reply.kind match
         case Kind.Value if g.hit == null =>
-          if reply.tokens(1) != keyText(g.key) then unexpected(g, reply)
-          val cas = if reply.tokens.length > 4 then parseUnsigned(reply.tokens(4)) else 0L
-          g.hit = Hit(reply.data.nn, parseFlags(reply.tokens(2)), cas)
+          if !reply.tokenIs(1, g.key) then unexpected(g, reply)
+          g.hit = Hit(reply.data.nn, reply.tokenClientFlags(2), reply.tokenUnsigned(4))
           false
         case Kind.End           => g.done(if g.hit == null then Miss else g.hit.nn)
         case _ if reply.isError => g.failed(reply.toError)
@@ -57,7 +56,7 @@ private[memcached] object ClassicWire extends Wire:
         case _                  => unexpected(d, reply)
     case a: ArithRequest =>
       reply.kind match
-        case Kind.Number        => a.done(Some(parseUnsigned(reply.tokens(0))))
+        case Kind.Number        => a.done(Some(reply.tokenUnsigned(0)))
         case Kind.NotFound      => a.done(None)
         case _ if reply.isError => a.failed(reply.toError)
         case _                  => unexpected(a, reply)

@@ -55,6 +55,12 @@ final private[memcached] class Connection private (
     clock: weft.runtime.Clock
 ):
   private val wire = Wire(config.protocol)
+  // JDK structures, not weft's channel and semaphore, on purpose: the deadline sweep walks the
+  // queue from its head (a channel cannot be walked); taking from it allocates nothing per
+  // request (a channel's read hands out a `Try`); the window is taken by the writer alone and
+  // given back by the reader and by closers, which are not always in an `Async` (weft's
+  // `Semaphore` releases through the guard its acquirer holds). The cost is that the writer's
+  // waits are outside weft, which it declares (`Fiber.waitingOutside`) for the test kit.
   private val queue = LinkedBlockingQueue[Request[?]]()
   private val inFlight = ConcurrentLinkedQueue[Request[?]]()
   private val window = Semaphore(config.maxInFlight)
@@ -171,39 +177,10 @@ final private[memcached] class Connection private (
 
   /**
    * Fails with [[Timeout]] every request whose swept deadline (the client's default: see
-   * [[Request.sweptDue]]) has passed by `now`, looking in flight, then at the request the writer
-   * holds, then in the queue.
-   *
-   * ==Why a sweep==
-   * A timer per request (the scheduler's heap, behind one lock) cost the client more than
-   * encoding the request; the `memcached-setget` profile in docs/perf/memcached.md shows it.
-   * Requests with the same deadline are due in the order they were queued, up to the time a
-   * call spends between taking its due time and queueing, so the sweep walks each queue from
-   * its head and stops at the first pending request due more than one tick after `now`: what
-   * follows is due later still. A request queued out of due order by more than a tick expires
-   * at a later sweep, no later than the ones ahead of it. Calls with another deadline keep a
-   * timer of their own. `PipelinedSuite` and `GiveUpSuite` re-check both kinds.
+   * [[Request.sweptDue]]) has passed by `now`: see [[DeadlineSweep]].
    */
   def expireDue(now: Long): Unit =
-    if sweep(inFlight.iterator(), now) then
-      val h = holding
-      if h == null || expireIfDue(h, now) then
-        val _ = sweep(queue.iterator(), now)
-
-  /** Expires the due requests of `it`; `false` if it stopped at one due after the next tick. */
-  private def sweep(it: java.util.Iterator[Request[?]], now: Long): Boolean =
-    var going = true
-    while going && it.hasNext do going = expireIfDue(it.next(), now)
-    going
-
-  /** Expires `r` if it is swept and due; `false` if it is pending and due after the next tick. */
-  private def expireIfDue(r: Request[?], now: Long): Boolean =
-    val due = r.sweptDue
-    if due == 0L || r.isDone then true
-    else if due - now <= 0 then
-      val _ = r.expire(counters, config.deadline)
-      true
-    else due - now <= sweepTick
+    DeadlineSweep.run(inFlight, holding, queue, now, sweepTick, counters, config.deadline)
 
   /** Sweeps every tick (a fraction of the default deadline) until the connection closes. */
   private def sweepLoop()(using Async): Unit =
@@ -280,15 +257,13 @@ final private[memcached] class Connection private (
 
   private def readLoop()(using Async): Unit =
     val parser = ReplyParser(config.maxLineLength, config.maxReplyValueSize)
-    val buf = ByteBuffer.allocate(64 * 1024)
     try
       while !isClosed do
-        buf.clear()
-        val n = Fiber.waitingOutside(socket.read(buf)) // a silent server: see VirtualTimeConfig
+        // a silent server: see VirtualTimeConfig
+        val n = Fiber.waitingOutside(parser.readFrom(socket))
         if n < 0 then close(ConnectionLost(s"${counters.node}: the server closed the connection"))
         else
           lastRead = clock.nanoTime()
-          parser.feed(buf.array, 0, n)
           var reply = parser.next()
           while reply != null && dispatch(reply) do reply = parser.next()
     catch

@@ -17,6 +17,9 @@ import weft.internal.async.GroupJoin
  *     client.fetch[String]("greeting") // Some("hello")
  * }}}
  *
+ * [[pipelined]] has the same calls returning a [[weft.Future]] at once, with no fiber per call;
+ * the direct calls are those awaited.
+ *
  * Every call validates its key and fields before anything is written (typed errors), goes to
  * its key's node (see [[Locator]]) over that node's one pipelined connection, and completes by
  * its deadline: with the result, or with a typed error. Keys and numeric fields that the server
@@ -34,8 +37,6 @@ final class MemcachedClient private (
     cluster: Cluster,
     group: CompletionGroup
 ):
-  private val meta = config.protocol == Protocol.Meta
-  private val binary = config.binaryKeys
   private val closed = AtomicBoolean(false)
   private val nodes = cluster.nodes
 
@@ -48,21 +49,24 @@ final class MemcachedClient private (
    */
   val pipelined: Pipelined = Pipelined(this)
 
+  /** Validates and starts the calls: the direct calls await what it returns. */
+  private[memcached] val calls: Calls = Calls(this)
+
   // ---- reads
 
   /** The item under `key`: a [[Hit]] (CAS token 0) or [[Miss]]. */
   def get(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    startGet(key, withCas = false, touch = None, deadline).awaitCall()
+    calls.startGet(key, withCas = false, touch = None, deadline).awaitCall()
 
   /** The item under `key` with its CAS token (for [[cas]]). */
   def gets(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): GetResult =
-    startGet(key, withCas = true, touch = None, deadline).awaitCall()
+    calls.startGet(key, withCas = true, touch = None, deadline).awaitCall()
 
   /** The item under `key`, its TTL reset to `ttl`. */
   def getAndTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(
       using Async
   ): GetResult =
-    startGet(key, withCas = false, touch = Some(ttl), deadline).awaitCall()
+    calls.startGet(key, withCas = false, touch = Some(ttl), deadline).awaitCall()
 
   /** The value under `key` decoded by `codec`, if any. */
   def fetch[T](key: String, deadline: FiniteDuration = defaultDeadline)(using
@@ -105,7 +109,8 @@ final class MemcachedClient private (
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): Unit = startSet(key, value, flags, ttl, dueAt(deadline), deadline).awaitCall()
+  )(using Async): Unit =
+    calls.startSet(key, value, flags, ttl, dueAt(deadline), deadline).awaitCall()
 
   /** Stores `value` under `key` only if there is no item. */
   def add(
@@ -115,7 +120,7 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    startStore(StoreMode.Add, key, value, flags, ttl, 0L, deadline).awaitCall()
+    calls.startStore(StoreMode.Add, key, value, flags, ttl, 0L, deadline).awaitCall()
 
   /** Stores `value` under `key` only if there is an item. */
   def replace(
@@ -125,19 +130,19 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    startStore(StoreMode.Replace, key, value, flags, ttl, 0L, deadline).awaitCall()
+    calls.startStore(StoreMode.Replace, key, value, flags, ttl, 0L, deadline).awaitCall()
 
   /** Appends `value` to the item's value (flags and TTL unchanged). */
   def append(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): StoreResult =
-    startStore(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
+    calls.startStore(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
 
   /** Prepends `value` to the item's value (flags and TTL unchanged). */
   def prepend(key: String, value: Array[Byte], deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): StoreResult =
-    startStore(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
+    calls.startStore(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline).awaitCall()
 
   /** Stores `value` only if the item's CAS token is still `cas` (from [[gets]]). */
   def cas(
@@ -148,7 +153,7 @@ final class MemcachedClient private (
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
   )(using Async): StoreResult =
-    startCas(key, value, cas, flags, ttl, deadline).awaitCall()
+    calls.startCas(key, value, cas, flags, ttl, deadline).awaitCall()
 
   /**
    * Stores `value` encoded by `codec` (UTF-8 and flags 0 for a `String`): a [[set]], with its
@@ -166,17 +171,17 @@ final class MemcachedClient private (
     Validate.notNull(value, "value")
     Validate.notNull(codec, "codec")
     val (bytes, flags) = codec.encode(value)
-    startSet(key, bytes, flags, ttl, due, deadline).awaitCall()
+    calls.startSet(key, bytes, flags, ttl, due, deadline).awaitCall()
 
   /** Deletes the item; `true` if there was one. */
   def delete(key: String, deadline: FiniteDuration = defaultDeadline)(using Async): Boolean =
-    startDelete(key, deadline).awaitCall()
+    calls.startDelete(key, deadline).awaitCall()
 
   /** Resets the item's TTL; `true` if there was an item. */
   def touch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = defaultDeadline)(using
       Async
   ): Boolean =
-    startTouch(key, ttl, deadline).awaitCall()
+    calls.startTouch(key, ttl, deadline).awaitCall()
 
   /**
    * Adds `delta` to the counter (an unsigned 64-bit decimal value); its new value, or `None`
@@ -193,7 +198,7 @@ final class MemcachedClient private (
       initial: Option[Long] = None,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): Option[Long] = arith(increment = true, key, delta, initial, ttl, deadline)
+  )(using Async): Option[Long] = calls.arith(increment = true, key, delta, initial, ttl, deadline)
 
   /** Subtracts `delta` from the counter (not below 0); as [[incr]] otherwise. */
   def decr(
@@ -202,7 +207,7 @@ final class MemcachedClient private (
       initial: Option[Long] = None,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = defaultDeadline
-  )(using Async): Option[Long] = arith(increment = false, key, delta, initial, ttl, deadline)
+  )(using Async): Option[Long] = calls.arith(increment = false, key, delta, initial, ttl, deadline)
 
   // ---- servers
 
@@ -230,7 +235,7 @@ final class MemcachedClient private (
       using Async
   ): Unit =
     val due = dueAt(deadline)
-    val d = Validate.ttl(delay, nowSeconds, "delay")
+    val d = Validate.ttl(delay, calls.nowSeconds, "delay")
     val _ = Broadcast.orThrow(
       nodes,
       Broadcast.run(this, nodes, due, deadline)(() => FlushRequest(d))
@@ -284,134 +289,6 @@ final class MemcachedClient private (
    */
   private[memcached] def dueAt(deadline: FiniteDuration)(using Async): Long =
     Clocks.now() + math.min(Validate.deadline(deadline), MemcachedClient.MaxDeadlineNanos)
-
-  /**
-   * The wall clock in Unix seconds, for an expiry the server reads as an absolute time: it is the
-   * server's clock that counts, so neither weft's clock nor a test kit's virtual time applies.
-   */
-  private def nowSeconds: Long = System.currentTimeMillis() / 1000
-
-  // ---- starting calls: the direct calls await these, `pipelined` returns them
-
-  private[memcached] def startGet(
-      key: String,
-      withCas: Boolean,
-      touch: Option[FiniteDuration],
-      deadline: FiniteDuration
-  )(using Async): Request[GetResult] =
-    val due = dueAt(deadline)
-    val t = touch.fold(-1L)(Validate.ttl(_, nowSeconds))
-    start(key, due, deadline)(GetRequest(_, binary, withCas, t))
-
-  /** An unconditional store: any answer but "stored" fails it with [[ServerError]]. */
-  private[memcached] def startSet(
-      key: String,
-      value: Array[Byte],
-      flags: Int,
-      ttl: FiniteDuration,
-      due: Long,
-      deadline: FiniteDuration
-  )(using Async): Request[Unit] =
-    Validate.value(value, config.maxValueSize)
-    val t = Validate.ttl(ttl, nowSeconds)
-    start(key, due, deadline): k =>
-      StoreRequest(k, binary, StoreMode.Set, value, flags, t, 0L, StoreRequest.Unconditional)
-
-  private[memcached] def startStore(
-      mode: StoreMode,
-      key: String,
-      value: Array[Byte],
-      flags: Int,
-      ttl: FiniteDuration,
-      cas: Long,
-      deadline: FiniteDuration
-  )(using Async): Request[StoreResult] =
-    storeUntil(mode, key, value, flags, ttl, cas, dueAt(deadline), deadline)
-
-  private[memcached] def startCas(
-      key: String,
-      value: Array[Byte],
-      cas: Long,
-      flags: Int,
-      ttl: FiniteDuration,
-      deadline: FiniteDuration
-  )(using Async): Request[StoreResult] =
-    val due = dueAt(deadline)
-    if cas == 0 then throw InvalidArgument("a CAS token is never 0")
-    storeUntil(StoreMode.Set, key, value, flags, ttl, cas, due, deadline)
-
-  private def storeUntil(
-      mode: StoreMode,
-      key: String,
-      value: Array[Byte],
-      flags: Int,
-      ttl: FiniteDuration,
-      cas: Long,
-      due: Long,
-      deadline: FiniteDuration
-  )(using Async): Request[StoreResult] =
-    Validate.value(value, config.maxValueSize)
-    val t = Validate.ttl(ttl, nowSeconds)
-    start(key, due, deadline): k =>
-      StoreRequest(k, binary, mode, value, flags, t, cas, StoreRequest.AsAnswered)
-
-  private[memcached] def startDelete(key: String, deadline: FiniteDuration)(using
-      Async
-  ): Request[Boolean] =
-    start(key, dueAt(deadline), deadline)(DeleteRequest(_, binary))
-
-  private[memcached] def startTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration)(
-      using Async
-  ): Request[Boolean] =
-    val due = dueAt(deadline)
-    val t = Validate.ttl(ttl, nowSeconds)
-    start(key, due, deadline)(TouchRequest(_, binary, t))
-
-  /** A counter without an initial value, in either protocol: one request. */
-  private[memcached] def startArith(
-      increment: Boolean,
-      key: String,
-      delta: Long,
-      deadline: FiniteDuration
-  )(using Async): Request[Option[Long]] =
-    val due = dueAt(deadline)
-    Validate.counter("delta", delta)
-    start(key, due, deadline)(ArithRequest(_, binary, increment, delta, -1L, 0L))
-
-  private def arith(
-      increment: Boolean,
-      key: String,
-      delta: Long,
-      initial: Option[Long],
-      ttl: FiniteDuration,
-      deadline: FiniteDuration
-  )(using Async): Option[Long] =
-    val due = dueAt(deadline)
-    Validate.counter("delta", delta)
-    Validate.notNull(initial, "initial value")
-    initial.foreach(Validate.counter("initial value", _))
-    val t = Validate.ttl(ttl, nowSeconds)
-    val init = if meta then initial.getOrElse(-1L) else -1L
-    val first =
-      start(key, due, deadline)(ArithRequest(_, binary, increment, delta, init, t)).awaitCall()
-    (first, initial) match
-      case (None, Some(v)) if !meta =>
-        // classic commands have no initial value: create the counter, or count if we lost a
-        // race; the three requests share the call's one deadline
-        val text = v.toString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)
-        if storeUntil(StoreMode.Add, key, text, 0, ttl, 0L, due, deadline).awaitCall() ==
-            StoreResult.Stored
-        then Some(v)
-        else
-          start(key, due, deadline)(ArithRequest(_, binary, increment, delta, -1L, t)).awaitCall()
-      case _ => first
-
-  /** Validates `key`, builds the request and sends it to the key's node. */
-  private def start[T](key: String, due: Long, deadline: FiniteDuration)(
-      mk: Array[Byte] => Request[T]
-  )(using Async): Request[T] =
-    val req = mk(Validate.key(key, binary))
-    req.send(this, nodeFor(key), due, deadline)
 
   /** The only node of a one-server client (every key's), or `null`. */
   private[memcached] val singleNode: Node | Null = if nodes.length == 1 then nodes(0) else null

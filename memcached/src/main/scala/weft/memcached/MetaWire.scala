@@ -54,8 +54,8 @@ private[memcached] object MetaWire extends Wire:
       checkOpaque(g, reply)
       reply.kind match
         case Kind.VA =>
-          if reply.flag('k') != keyText(g.key) then unexpected(g, reply)
-          g.done(Hit(reply.data.nn, parseFlags(reply.flag('f')), parseUnsigned(reply.flag('c'))))
+          if !reply.flagIs('k', g.key) then unexpected(g, reply)
+          g.done(Hit(reply.data.nn, reply.flagClientFlags('f'), reply.flagUnsigned('c')))
         case Kind.EN            => g.done(Miss)
         case _ if reply.isError => g.failed(reply.toError)
         case _                  => unexpected(g, reply)
@@ -79,10 +79,8 @@ private[memcached] object MetaWire extends Wire:
       checkOpaque(a, reply)
       reply.kind match
         case Kind.VA =>
-          a.done(Some(parseUnsigned(String(
-            reply.data.nn,
-            java.nio.charset.StandardCharsets.ISO_8859_1
-          ))))
+          val d = reply.data.nn
+          a.done(Some(Reply.unsigned(d, 0, d.length)))
         case Kind.NF            => a.done(None)
         case _ if reply.isError => a.failed(reply.toError)
         case _                  => unexpected(a, reply)
@@ -101,9 +99,9 @@ private[memcached] object MetaWire extends Wire:
     case Kind.VA =>
       // the chunk's opaques may wrap around 2^32: the index is the unsigned difference
       val i = if reply.opaque < 0 then -1L else (reply.opaque - m.opaque) & 0xffffffffL
-      if i < 0 || i >= m.keys.length || reply.flag('k') != keyText(m.encoded(i.toInt)) then
+      if i < 0 || i >= m.keys.length || !reply.flagIs('k', m.encoded(i.toInt)) then
         unexpected(m, reply)
-      m.add(i.toInt, Hit(reply.data.nn, parseFlags(reply.flag('f')), 0L))
+      m.add(i.toInt, Hit(reply.data.nn, reply.flagClientFlags('f'), 0L))
     case Kind.MN => m.finish()
     case _ if reply.isError =>
       if m.error == null then m.error = reply.toError

@@ -33,18 +33,19 @@ final private[memcached] class MultiGetRequest(
   override def opaques: Int = if binary then keys.length else 1
 
   /**
-   * The index of the key whose text is `t`, or -1. The server answers a get line's keys in
-   * their order, so the search goes on from the last hit and needs no map; a key found behind
-   * it (a server that reorders) is looked up in the map.
+   * The index of the key a `VALUE` reply names (its token 1), or -1. The server answers a get
+   * line's keys in their order, so the search goes on from the last hit, comparing bytes, and
+   * needs no map; a key found behind it (a server that reorders) is looked up in the map.
    */
-  def indexOf(t: String): Int =
+  def indexOf(reply: Reply): Int =
     var i = next
-    while i < keys.length && text(i) != t do i += 1
+    while i < keys.length && !reply.tokenIs(1, encoded(i)) do i += 1
     if i < keys.length then
       next = i + 1
       i
+    else if reply.tokenCount < 2 then -1
     else
-      val j = byText.get(t)
+      val j = byText.get(reply.tokens(1))
       if j == null then -1 else j
 
   /** The key `i` as the server writes it back (its bytes read as ISO-8859-1). */

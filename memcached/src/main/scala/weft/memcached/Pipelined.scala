@@ -41,16 +41,16 @@ final class Pipelined private[memcached] (client: MemcachedClient):
 
   /** [[MemcachedClient.get]], pipelined. */
   def get(key: String, deadline: FiniteDuration = default)(using Async): Future[GetResult] =
-    client.startGet(key, withCas = false, touch = None, deadline)
+    client.calls.startGet(key, withCas = false, touch = None, deadline)
 
   /** [[MemcachedClient.gets]], pipelined: the item with its CAS token. */
   def gets(key: String, deadline: FiniteDuration = default)(using Async): Future[GetResult] =
-    client.startGet(key, withCas = true, touch = None, deadline)
+    client.calls.startGet(key, withCas = true, touch = None, deadline)
 
   /** [[MemcachedClient.getAndTouch]], pipelined. */
   def getAndTouch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = default)(using
       Async
-  ): Future[GetResult] = client.startGet(key, withCas = false, touch = Some(ttl), deadline)
+  ): Future[GetResult] = client.calls.startGet(key, withCas = false, touch = Some(ttl), deadline)
 
   /**
    * [[MemcachedClient.set]], pipelined: completes once the server has stored the value, and
@@ -63,7 +63,7 @@ final class Pipelined private[memcached] (client: MemcachedClient):
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = default
   )(using Async): Future[Unit] =
-    client.startSet(key, value, flags, ttl, client.dueAt(deadline), deadline)
+    client.calls.startSet(key, value, flags, ttl, client.dueAt(deadline), deadline)
 
   /** [[MemcachedClient.add]], pipelined. */
   def add(
@@ -73,7 +73,7 @@ final class Pipelined private[memcached] (client: MemcachedClient):
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = default
   )(using Async): Future[StoreResult] =
-    client.startStore(StoreMode.Add, key, value, flags, ttl, 0L, deadline)
+    client.calls.startStore(StoreMode.Add, key, value, flags, ttl, 0L, deadline)
 
   /** [[MemcachedClient.replace]], pipelined. */
   def replace(
@@ -83,19 +83,19 @@ final class Pipelined private[memcached] (client: MemcachedClient):
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = default
   )(using Async): Future[StoreResult] =
-    client.startStore(StoreMode.Replace, key, value, flags, ttl, 0L, deadline)
+    client.calls.startStore(StoreMode.Replace, key, value, flags, ttl, 0L, deadline)
 
   /** [[MemcachedClient.append]], pipelined. */
   def append(key: String, value: Array[Byte], deadline: FiniteDuration = default)(using
       Async
   ): Future[StoreResult] =
-    client.startStore(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline)
+    client.calls.startStore(StoreMode.Append, key, value, 0, Duration.Zero, 0L, deadline)
 
   /** [[MemcachedClient.prepend]], pipelined. */
   def prepend(key: String, value: Array[Byte], deadline: FiniteDuration = default)(using
       Async
   ): Future[StoreResult] =
-    client.startStore(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline)
+    client.calls.startStore(StoreMode.Prepend, key, value, 0, Duration.Zero, 0L, deadline)
 
   /**
    * [[MemcachedClient.cas]], pipelined.
@@ -109,16 +109,16 @@ final class Pipelined private[memcached] (client: MemcachedClient):
       flags: Int = 0,
       ttl: FiniteDuration = Duration.Zero,
       deadline: FiniteDuration = default
-  )(using Async): Future[StoreResult] = client.startCas(key, value, cas, flags, ttl, deadline)
+  )(using Async): Future[StoreResult] = client.calls.startCas(key, value, cas, flags, ttl, deadline)
 
   /** [[MemcachedClient.delete]], pipelined. */
   def delete(key: String, deadline: FiniteDuration = default)(using Async): Future[Boolean] =
-    client.startDelete(key, deadline)
+    client.calls.startDelete(key, deadline)
 
   /** [[MemcachedClient.touch]], pipelined. */
   def touch(key: String, ttl: FiniteDuration, deadline: FiniteDuration = default)(using
       Async
-  ): Future[Boolean] = client.startTouch(key, ttl, deadline)
+  ): Future[Boolean] = client.calls.startTouch(key, ttl, deadline)
 
   /**
    * [[MemcachedClient.incr]] without an initial value, pipelined: the new value, or `None` if
@@ -127,9 +127,9 @@ final class Pipelined private[memcached] (client: MemcachedClient):
    */
   def incr(key: String, delta: Long, deadline: FiniteDuration = default)(using
       Async
-  ): Future[Option[Long]] = client.startArith(increment = true, key, delta, deadline)
+  ): Future[Option[Long]] = client.calls.startArith(increment = true, key, delta, deadline)
 
   /** [[MemcachedClient.decr]] without an initial value, pipelined (see [[incr]]). */
   def decr(key: String, delta: Long, deadline: FiniteDuration = default)(using
       Async
-  ): Future[Option[Long]] = client.startArith(increment = false, key, delta, deadline)
+  ): Future[Option[Long]] = client.calls.startArith(increment = false, key, delta, deadline)

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets.ISO_8859_1
  *
  * ==Algorithm==
  * Two states. In the line state the parser looks for `"\n"` in the unread bytes (resuming where
- * the last search stopped), checks the `"\r"` before it and splits the line on spaces. A `VA
+ * the last search stopped), checks the `"\r"` before it, matches the code on the line's bytes and keeps a copy of the line. A `VA
  * <size>` or `VALUE <key> <flags> <size>` line switches to the data state: exactly `size` bytes
  * are copied into the value's own array as they arrive, then `"\r\n"` must follow. Data blocks
  * are read by their length, never searched, so a value may hold any bytes.
@@ -23,7 +23,7 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
   private var start = 0 // first unread byte
   private var end = 0 // one past the last byte fed
   private var scanned = 0 // bytes after `start` already searched for '\n'
-  private var header: Array[String] | Null = null // a VA/VALUE line awaiting its data
+  private var header: Array[Byte] | Null = null // a VA/VALUE line awaiting its data
   private var kind: Reply.Kind | Null = null
   private var data: Array[Byte] | Null = null
   private var filled = 0
@@ -38,6 +38,29 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
         buf = java.util.Arrays.copyOf(buf, math.max(buf.length * 2, end + len))
     System.arraycopy(src, off, buf, end, len)
     end += len
+
+  /**
+   * Reads from `ch` once, into the parser's own buffer, or straight into the value being filled
+   * when nothing else is buffered and much of it is missing: the connection's reads land where
+   * they are parsed, so a value's bytes are copied once from the read into their array, not
+   * first into a read buffer and then here. Returns the bytes read, or -1 at end of stream.
+   */
+  def readFrom(ch: java.nio.channels.ReadableByteChannel): Int =
+    val d = data
+    if d != null && start == end && d.length - filled >= ReplyParser.DirectRead then
+      val n = ch.read(java.nio.ByteBuffer.wrap(d, filled, d.length - filled))
+      if n > 0 then filled += n
+      n
+    else
+      if buf.length - end < ReplyParser.MinRead then
+        System.arraycopy(buf, start, buf, 0, end - start)
+        end -= start
+        start = 0
+        if buf.length - end < ReplyParser.MinRead then
+          buf = java.util.Arrays.copyOf(buf, buf.length * 2)
+      val n = ch.read(java.nio.ByteBuffer.wrap(buf, end, buf.length - end))
+      if n > 0 then end += n
+      n
 
   /** The number of bytes fed and not yet consumed by a reply (for tests). */
   def buffered: Int = end - start + filled
@@ -63,48 +86,37 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
         scanned = 0
         parseLine(from, nl - 1)
 
-  /** The line `buf(from until to)` split on spaces, as `String.split(' ')` would. */
-  private def tokenize(from: Int, to: Int): Array[String] =
-    var last = to // trailing separators make no tokens
-    while last > from && buf(last - 1) == ' ' do last -= 1
-    if last == from then return if to == from then Array("") else Array.empty
-    var n = 1
-    var i = from
-    while i < last do
-      if buf(i) == ' ' then n += 1
-      i += 1
-    val tokens = new Array[String](n)
-    var t = 0
-    var s = from
-    i = from
-    while i <= last do
-      if i == last || buf(i) == ' ' then
-        tokens(t) = String(buf, s, i - s, ISO_8859_1)
-        t += 1
-        s = i + 1
-      i += 1
-    tokens
-
   private def parseLine(from: Int, to: Int): Reply | Null =
-    // split straight from the bytes: no String of the whole line on the hot path
-    val tokens = tokenize(from, to)
+    // the code is matched and the size parsed on the bytes: no String on the hot path
+    var codeEnd = from
+    while codeEnd < to && buf(codeEnd) != ' ' do codeEnd += 1
     def line = String(buf, from, to - from, ISO_8859_1)
-    if tokens.isEmpty then throw desync(s"a blank reply line \"${Validate.printable(line)}\"")
-    val k = Reply.kindOf(tokens(0))
+    if codeEnd == from then throw desync(s"a blank reply line \"${Validate.printable(line)}\"")
+    val k = Reply.kindOf(buf, from, codeEnd)
     if k == null then throw desync(s"unknown reply \"${Validate.printable(line)}\"")
+    val bytes = java.util.Arrays.copyOfRange(buf, from, to)
     k match
-      case Reply.Kind.VA    => startData(k, tokens, 1)
-      case Reply.Kind.Value => startData(k, tokens, 3)
-      case _                => Reply(k, tokens, null)
+      case Reply.Kind.VA    => startData(k, bytes, 1)
+      case Reply.Kind.Value => startData(k, bytes, 3)
+      case _                => Reply(k, bytes, null)
 
-  private def startData(k: Reply.Kind, tokens: Array[String], sizeAt: Int): Reply | Null =
-    if tokens.length <= sizeAt then throw desync(s"no size in \"${tokens.mkString(" ")}\"")
-    val size =
-      try java.lang.Long.parseLong(tokens(sizeAt))
-      catch case _: NumberFormatException => -1L
+  private def startData(k: Reply.Kind, line: Array[Byte], sizeAt: Int): Reply | Null =
+    // token `sizeAt` of the line, as String.split(' ') counts them
+    var at = 0
+    var t = 0
+    while t < sizeAt && at <= line.length do
+      while at < line.length && line(at) != ' ' do at += 1
+      at += 1
+      t += 1
+    var stop = at
+    while stop < line.length && line(stop) != ' ' do stop += 1
+    def text = String(line, ISO_8859_1)
+    if at >= line.length then throw desync(s"no size in \"${Validate.printable(text)}\"")
+    val size = Reply.digits(line, at, stop)
     if size < 0 || size > maxData then
-      throw desync(s"bad data size \"${Validate.printable(tokens(sizeAt))}\" (limit $maxData)")
-    header = tokens
+      val token = String(line, at, stop - at, ISO_8859_1)
+      throw desync(s"bad data size \"${Validate.printable(token)}\" (limit $maxData)")
+    header = line
     kind = k
     data = new Array[Byte](size.toInt)
     filled = 0
@@ -140,3 +152,12 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
     Validate.printable(String(buf, from, math.min(to - from, 80), ISO_8859_1))
 
   private def desync(msg: String) = ProtocolDesync(s"reply stream: $msg")
+
+/** Read sizes. */
+private[memcached] object ReplyParser:
+
+  /** The least free space a read into the buffer is given (it is compacted or grown first). */
+  val MinRead: Int = 4096
+
+  /** A value missing at least this many bytes is read straight into its array. */
+  val DirectRead: Int = 4096

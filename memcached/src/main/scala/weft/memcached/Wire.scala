@@ -70,9 +70,9 @@ private[memcached] object Wire:
   /** A reply to a chunk sent as one `get` line: `VALUE`s of its keys, then `END`. */
   def acceptGetLine(m: MultiGetRequest, reply: Reply): Boolean = reply.kind match
     case Kind.Value =>
-      val i = m.indexOf(reply.tokens(1))
+      val i = m.indexOf(reply)
       if i < 0 then unexpected(m, reply)
-      m.add(i, Hit(reply.data.nn, parseFlags(reply.tokens(2)), 0L))
+      m.add(i, Hit(reply.data.nn, reply.tokenClientFlags(2), 0L))
     case Kind.End           => m.finish()
     case _ if reply.isError => m.failed(reply.toError) // in place of END
     case _                  => unexpected(m, reply)
@@ -80,20 +80,6 @@ private[memcached] object Wire:
   /** Throws the desync for a reply `r` cannot take. */
   def unexpected(r: Request[?], reply: Reply): Nothing =
     throw ProtocolDesync(s"reply \"$reply\" does not answer $r")
-
-  /** The client flags of a meta `f` return flag or a classic token, as a 32-bit value. */
-  def parseFlags(s: String | Null): Int =
-    if s == null then 0
-    else
-      try java.lang.Long.parseLong(s).toInt
-      catch case _: NumberFormatException => throw ProtocolDesync(s"bad client flags \"$s\"")
-
-  /** A CAS token or counter value (unsigned 64-bit). */
-  def parseUnsigned(s: String | Null): Long =
-    if s == null then 0L
-    else
-      try java.lang.Long.parseUnsignedLong(s)
-      catch case _: NumberFormatException => throw ProtocolDesync(s"bad number \"$s\"")
 
   /** The key bytes as text, one character per byte (as the parser reads reply lines). */
   def keyText(key: Array[Byte]): String = String(key, java.nio.charset.StandardCharsets.ISO_8859_1)

@@ -22,6 +22,23 @@ class MemcachedGuideSuite extends munit.FunSuite, weft.testing.Deadlined:
     MemcachedServer.withServer(): server =>
       assertEquals(greet(server.address), Some("hello"))
 
+  // example: memcached-pipelined
+  def storeAndReadBack(client: MemcachedClient, items: Map[String, String])(using
+      Async
+  ): Map[String, Option[String]] =
+    val sets = items.map((k, v) => client.pipelined.set(k, v.getBytes(UTF_8)))
+    val gets = items.keys.map(k => k -> client.pipelined.get(k)) // sent behind the sets
+    sets.foreach(_.await) // a set that was not stored fails here
+    gets.map((k, f) => k -> f.await.toOption.map(_.string)).toMap
+  // end
+
+  test("memcached: pipelined calls read back what was stored"):
+    MemcachedServer.withServer(): server =>
+      Async.blocking:
+        MemcachedClient.resource(MemcachedConfig(server.address)).use: client =>
+          val items = (1 to 100).map(i => s"item$i" -> s"value$i").toMap
+          assertEquals(storeAndReadBack(client, items), items.map((k, v) => k -> Some(v)))
+
   // example: memcached-cache
   def cached(client: MemcachedClient, key: String)(compute: => String)(using Async): String =
     val hit =

@@ -95,10 +95,16 @@ class BroadcastSuite extends munit.FunSuite, weft.testing.Deadlined:
             livenessTimeout = 30.seconds
           )
           withClient(config): c =>
-            val call = Future(c.versionByNode())
+            val ended = CountDownLatch(1)
+            val call = Future:
+              try c.versionByNode()
+              finally ended.countDown()
             assert(awaitUntil(c.nodeStats.forall(_.inFlight == 1)), c.toString)
             call.cancel()
             intercept[CancellationException](call.await)
+            // the future completes at the cancel; its body abandons the requests as it ends:
+            // release the replies after that (a loaded machine once answered in between)
+            assert(ended.await(20, TimeUnit.SECONDS), "the cancelled call did not end")
             release.countDown()
             // each node's reply arrives for a request its caller gave up: counted as late
             assert(awaitUntil(c.nodeStats.forall(_.lateReplies == 1)), c.toString)

@@ -138,18 +138,18 @@ class FakeServerSuite extends munit.FunSuite, weft.testing.Deadlined:
   test("liveness counts from the last byte received: a slow large reply is read whole"):
     Async.blocking:
       val value = "x" * 100_000
-      // the reply trickles in 20 pieces, 100 ms apart: 2 s in all, four times the liveness
-      // limit, but never 500 ms without a byte
+      // the reply trickles in 30 pieces, 100 ms apart: 3 s in all, past the liveness limit of
+      // 2 s, but never near 2 s without a byte (a 500 ms limit was crossed on a loaded machine)
       val slow: FakeServer.Handler = c =>
         var l = line(c)
         while l != null do
           val bytes = s"VA ${value.length} f0 kbig ${opaque(l.nn)}\r\n$value\r\n".getBytes
-          for piece <- bytes.grouped(bytes.length / 20 + 1) do
+          for piece <- bytes.grouped(bytes.length / 30 + 1) do
             c.write(ByteBuffer.wrap(piece)).await
             Thread.sleep(100)
           l = line(c)
       FakeServer.withFake(slow): fake =>
-        withClient(cfg(fake).copy(livenessTimeout = 500.millis, deadline = 20.seconds)): c =>
+        withClient(cfg(fake).copy(livenessTimeout = 2.seconds, deadline = 20.seconds)): c =>
           assertEquals(c.get("big").toOption.map(_.string), Some(value))
           assertEquals(c.nodeStats.head.reconnects, 0L)
 

@@ -90,11 +90,42 @@ class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
       intercept[ClientClosed](f.await)
       intercept[ClientClosed](c.pipelined.set("k", b("v")).await)
 
-  test("a node that is down fails the future with Unavailable"):
+  test("a node that is down fails the future with Unavailable, not the call"):
     Async.blocking:
       val port = MemcachedServer.freePort()
       withClient(MemcachedConfig(Seq(s"127.0.0.1:$port"))): c =>
-        intercept[Unavailable](c.pipelined.get("k").await)
+        val f = c.pipelined.get("k") // the refusal is the future's: no throw here
+        intercept[Unavailable](f.await)
+        // a multi-get's chunk refused by its node fails its keys, not the call
+        val r = c.getMulti(Seq("a", "b"))
+        assertEquals(r.failures.keySet, Set("a", "b"))
+        assert(r.failures.values.forall(_.isInstanceOf[Unavailable]), r.toString)
+
+  test("a full queue fails the future with Overloaded, not the call"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        withClient(held(fake).copy(maxQueued = 1)): c =>
+          val a = c.pipelined.get("a")
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          val b1 = c.pipelined.get("b") // held by the writer or queued
+          assert(awaitUntil(c.nodeStats.head.queued == 0), c.toString)
+          val c1 = c.pipelined.get("c") // queued: the queue is full
+          val d1 = c.pipelined.get("d") // refused
+          intercept[Overloaded](d1.await)
+          release.countDown()
+          for f <- Seq(a, b1, c1) do assertEquals(f.await.toOption.map(_.string), Some("v"))
+
+  test("a call's own timer is cancelled when its reply completes it"):
+    onServer(Protocol.Meta): c =>
+      val scheduler = summon[Async].support.scheduler
+      val before = scheduler.pendingCount
+      val calls = (0 until 100).map(i => c.pipelined.set(s"t$i", b("v"), deadline = 1.hour))
+      calls.foreach(_.await)
+      (0 until 100).foreach(i => c.get(s"t$i", deadline = 1.hour))
+      val left = scheduler.pendingCount - before
+      assert(left < 25, s"$left one-hour deadlines still pending after their calls completed")
 
   private def held(fake: FakeServer) = MemcachedConfig(
     Seq(fake.address),
@@ -175,6 +206,60 @@ class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
           release.countDown()
           assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
           assertEquals(lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a", "d"))
+
+  test("the sweep looks past requests with a timer of their own or already done"):
+    Async.blocking:
+      val lines = ConcurrentLinkedQueue[String]()
+      val release = CountDownLatch(1)
+      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
+        val config = held(fake).copy(deadline = 200.millis, maxInFlight = 10)
+        withClient(config): c =>
+          val own = c.pipelined.get("a", deadline = 1.hour) // its own timer, held by the server
+          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+          val gone = c.pipelined.get("x") // in flight behind it; its caller gives up
+          gone.cancel()
+          val swept = c.pipelined.get("y") // default deadline, behind both
+          intercept[Timeout](swept.await)
+          release.countDown()
+          assertEquals(own.await.toOption.map(_.string), Some("v"))
+
+  test("calls racing a connection's close all complete: none is left in a closed queue"):
+    Async.blocking:
+      // answers gets and closes the connection after a few, again and again
+      val flaky: FakeServer.Handler = c =>
+        var n = 0
+        var l = FakeServer.line(c)
+        while l != null && n < 25 do
+          val parts = l.nn.split(' ')
+          if parts(0) == "mg" then
+            FakeServer.send(c, s"VA 1 f0 k${parts(1)} ${FakeServer.opaque(l.nn)}\r\nv\r\n")
+          n += 1
+          l = if n < 25 then FakeServer.line(c) else null
+      FakeServer.withFake(flaky): fake =>
+        val config = MemcachedConfig(
+          Seq(fake.address),
+          deadline = 30.seconds, // swept: a request stranded in a closed queue would never end
+          reconnectBase = 1.millis,
+          reconnectMax = 5.millis
+        )
+        withClient(config): c =>
+          val all = ConcurrentLinkedQueue[weft.Future[GetResult]]()
+          val callers = (0 until 8).map: w =>
+            Future:
+              for i <- 0 until 300 do
+                all.add(c.pipelined.get(s"k$w-$i"))
+                if i % 50 == 0 then Thread.sleep(1) // let reconnects happen meanwhile
+          callers.foreach(_.await)
+          val futures = all.asScala.toSeq
+          assertEquals(futures.length, 8 * 300)
+          val ended = awaitUntil(futures.forall(_.poll().isDefined), seconds = 20)
+          val stuck = futures.count(_.poll().isEmpty)
+          assert(ended, s"$stuck calls never completed; ${c.nodeStats.head}")
+          for f <- futures; r <- f.poll() do
+            r match
+              case Success(v) => assertEquals(v.toOption.map(_.string), Some("v"))
+              case Failure(_: ConnectionLost | _: Unavailable) => ()
+              case Failure(e)                                  => fail("unexpected failure", e)
 
   test("closing the client fails every pending pipelined future with ClientClosed"):
     Async.blocking:

@@ -99,3 +99,37 @@ class ReplyParserSuite extends munit.FunSuite, weft.testing.Deadlined:
             assert(guard <= b.length, "more replies than bytes")
       catch case _: ProtocolDesync => desyncs += 1
     assert(desyncs > 100, s"only $desyncs desyncs: the fuzzer is too gentle")
+
+  /** A channel handing out `bytes` in pieces of random sizes, then end of stream. */
+  private final class Trickle(bytes: Array[Byte], rnd: Random, most: Int)
+      extends java.nio.channels.ReadableByteChannel:
+    private var at = 0
+    def read(dst: java.nio.ByteBuffer): Int =
+      if at == bytes.length then -1
+      else
+        val n = math.min(math.min(dst.remaining, 1 + rnd.nextInt(most)), bytes.length - at)
+        dst.put(bytes, at, n)
+        at += n
+        n
+    def isOpen: Boolean = true
+    def close(): Unit = ()
+
+  test("reading from a channel: the same replies, large values read straight into place"):
+    val rnd = Random(3)
+    val big = "v" * 100_000
+    val withBig =
+      stream + s"VA ${big.length} O8\r\n$big\r\nVALUE b 0 ${big.length}\r\n$big\r\nEND\r\n"
+    val bytes = withBig.getBytes(ISO_8859_1)
+    val expected = parseAll(bytes, Nil)
+    for most <- Seq(1, 7, 4096, 70_000) do
+      val p = ReplyParser(1024, 1 << 20)
+      val ch = Trickle(bytes, rnd, most)
+      val out = Seq.newBuilder[String]
+      while p.readFrom(ch) >= 0 do
+        var r = p.next()
+        while r != null do
+          out += r.nn.toString + (if r.nn.data != null then "|" + String(r.nn.data, ISO_8859_1)
+                                  else "")
+          r = p.next()
+      assertEquals(out.result(), expected, s"pieces of at most $most bytes")
+      assertEquals(p.buffered, 0)

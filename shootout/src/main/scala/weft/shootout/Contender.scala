@@ -32,6 +32,12 @@ enum Contender(val library: Library, harnessName: String = ""):
   /** weft's memcached client on its classic text protocol; not a peer. */
   case weftClassic extends Contender(Library.Weft)
 
+  /**
+   * weft's memcached client in its direct style (a future per key, each a `set` then a `get`
+   * awaited in turn), beside the judged row that pipelines its requests; not a peer.
+   */
+  case weftDirect extends Contender(Library.Weft)
+
   /** weft's group and future without the timer (`TimeoutFast`, a diagnostic row). */
   case weftGroupFutureOnly extends Contender(Library.Weft)
 

@@ -21,8 +21,8 @@ object MemcachedWorkloads:
 
   private val threadSetup =
     "JMH platform threads share one client (one connection) per fork. weft: each op enters " +
-      "Async.blocking (its body runs on the JMH thread) and runs its calls there; spymemcached and folsom: " +
-      "asynchronous calls, then the thread waits for all; xmemcached: blocking calls."
+      "Async.blocking (its body runs on the JMH thread) and makes its calls there; spymemcached " +
+      "and folsom: asynchronous calls, then the thread waits for all; xmemcached: blocking calls."
 
   private val fairness =
     "Per JMH fork a fresh memcached on a free 127.0.0.1 port, flags `-U 0 -l 127.0.0.1 -t 2 " +
@@ -34,10 +34,15 @@ object MemcachedWorkloads:
       "`stats` deltas (cmd_set, cmd_get, get_hits) must equal ops x requests per op, or the " +
       "benchmark FAILS. The server shares the 2 cores with the client; its CPU time per " +
       "measured op is in the column \"server CPU per op\" (summary.json: " +
-      "serverCpuMicrosPerOp) and per fork in the table \"the server's side\" at the end of the report."
+      "serverCpuMicrosPerOp), the benchmark JVM's in \"client CPU per op\" " +
+      "(clientCpuMicrosPerOp: the process's CPU time over the measured iterations ÷ their ops, " +
+      "every thread of it, so the JMH harness's own threads count too, alike for every " +
+      "contender), and both per fork in the table \"the server's side\" at the end of the report."
 
   private val contenders =
-    "weft (meta protocol), weftInScope (the same client, 100 ops per Async.blocking instead of one: what entering a scope per op costs; not a peer), weftClassic (weft with classic text commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
+    "weft (meta protocol), weftInScope (the same client, 100 ops per Async.blocking instead of " +
+      "one: what entering a scope per op costs; not a peer), weftClassic (weft with classic text " +
+      "commands; not a peer), spyAscii/spyBinary (spymemcached 2.12.3), xmemAscii/xmemBinary " +
       "(xmemcached 2.4.9, its get merging on), xmemAsciiUnmerged/xmemBinaryUnmerged (merging " +
       "off: the merge sends a key once for every get of it queued together, so the server does " +
       "fewer gets than were called: memcached-setget has only the unmerged rows), folsomAscii/folsomBinary (folsom 1.21.0 string client), " +
@@ -63,7 +68,9 @@ object MemcachedWorkloads:
 
   /**
    * The weft rows that are not peers (another shape of weft's client, or its classic protocol):
-   * `--full` measures them, quick mode leaves them out.
+   * `--full` measures them, quick mode leaves them out. `weftDirect` (setget's direct-style
+   * spelling) is not a peer either (no `weft*` row is, [[Targets.isPeer]]) and no target judges
+   * it, but quick mode measures it: the report shows both spellings of setget.
    */
   private val weftVariants: Set[Contender] = Set(weftInScope, weftClassic)
 
@@ -71,10 +78,12 @@ object MemcachedWorkloads:
     "weft in another shape and with its classic protocol: not peers, no target uses them"
 
   /**
-   * A seed 004 workload: `cls` in `weft.bench.memcached` at 32 JMH threads, the seed's six
-   * published figures (ascii and binary of each client; the seed's folsom serialised, so only
-   * its ascii figure has a row of ours), weft ahead of every peer by 1.2x; `setup` is a fork's
-   * server set-up for the prediction, and weft's variants (not peers) are full-mode rows.
+   * A seed 004 workload: `cls` in `weft.bench.memcached` at `threads` JMH threads in quick mode
+   * (and `fullOnlyThreads` more in `--full`), the seed's six published figures at 32 threads
+   * (ascii and binary of each client; the seed's folsom serialised, so only its ascii figure
+   * has a row of ours), weft ahead of every peer by 1.2x at every thread count (the verdicts
+   * are per thread count, [[Targets.check]]); `setup` is a fork's server set-up for the
+   * prediction, and weft's variants (not peers) are full-mode rows.
    */
   private def seed004(
       id: String,
@@ -83,7 +92,9 @@ object MemcachedWorkloads:
       cls: String,
       setup: Double,
       figures: Seq[Double],
+      threads: Seq[Int],
       fullOnlyThreads: Seq[Int],
+      weftRows: Seq[Contender],
       xmem: Seq[Contender],
       setupExtra: String,
       sourceExtra: String,
@@ -104,10 +115,10 @@ object MemcachedWorkloads:
       runner = benchClass(cls, measured = 20, setup),
       unit = "ops/s",
       higherIsBetter = true,
-      threads = Seq(32),
+      threads = threads,
       fullOnlyThreads = fullOnlyThreads,
       threadSetup = threadSetup + setupExtra,
-      contenders = Seq(weft, weftInScope, weftClassic, spyAscii, spyBinary) ++ xmem ++
+      contenders = weftRows ++ Seq(spyAscii, spyBinary) ++ xmem ++
         Seq(folsomAscii, folsomBinary, folsomSerialAscii),
       published = names.zip(figures).map { case ((label, ours), score) =>
         Published(label, 32, score, "ops/s", ours)
@@ -128,12 +139,24 @@ object MemcachedWorkloads:
     cls = "MemcachedSetGetBench",
     setup = serverSetup,
     figures = Seq(40064, 40747, 44586, 42226, 30478, 28221),
-    fullOnlyThreads = Seq(128),
+    // the seed's TODO: 1, 4, 32 and 128 callers; quick mode the two middle ones
+    threads = Seq(4, 32),
+    fullOnlyThreads = Seq(1, 128),
+    weftRows = Seq(weft, weftDirect, weftInScope, weftClassic),
     xmem = Seq(xmemAsciiUnmerged, xmemBinaryUnmerged),
-    setupExtra = " weft runs its four set-then-get pairs as four futures (each get waits for " +
-      "its set); spymemcached and folsom send all eight requests at once.",
+    setupExtra = " weft (the judged row) issues its eight requests as spymemcached and folsom " +
+      "do: four client.pipelined.set then four client.pipelined.get, each returning a future " +
+      "at once, then awaits all; weftDirect runs four futures, each a direct client.set then " +
+      "client.get (its get waits for its set's reply); weftInScope is weft's pipelined op, " +
+      "100 per Async.blocking.",
     sourceExtra = "",
-    notes = "xmemcached runs here with its get merging off only (xmemAsciiUnmerged, " +
+    notes = "The judged row is weft: it sends the eight requests back to back and waits once, " +
+      "the shape of the peers' asynchronous rows (the seed: \"set followed by a get in async " +
+      "mode where possible\"), so the comparison is like for like. weftDirect is the " +
+      "direct-style spelling users write by default (client.set, client.get in a future per " +
+      "key): shown beside it, not judged and not a peer. Every count of callers (4 and 32; " +
+      "1 and 128 in --full) is judged on its own. " +
+      "xmemcached runs here with its get merging off only (xmemAsciiUnmerged, " +
       "xmemBinaryUnmerged): with every thread on four keys its default merge sends a key once " +
       "for all the gets of it queued together, and the server counted about a fifth fewer " +
       "gets than were called, which the stats check fails. "
@@ -147,14 +170,18 @@ object MemcachedWorkloads:
     cls = "MemcachedMultiGet50Bench",
     setup = preloadSetup,
     figures = Seq(1816, 2521, 1800, 2066, 1863, 2145),
-    fullOnlyThreads = Nil,
+    threads = Seq(32),
+    fullOnlyThreads = Seq(1, 4, 128),
+    weftRows = Seq(weft, weftInScope, weftClassic),
     // the merged rows (xmemcached's default) judged; the unmerged ones full-mode rows
     xmem = Seq(xmemAscii, xmemBinary, xmemAsciiUnmerged, xmemBinaryUnmerged),
     setupExtra = "",
     sourceExtra = "; each op shuffled the 5000 keys",
     notes = "The seed shuffled all 5000 keys per op (tens of microseconds, more than a fast " +
       "client's multiget); here each thread cycles through 256 random 50-key subsets drawn " +
-      "before measuring, so the shuffle is not measured. Quick runs measure xmemcached with " +
+      "before measuring, so the shuffle is not measured. weft's multiget is one call (one " +
+      "quiet mg per key, written back to back), judged at every count of callers (32; 1, 4 " +
+      "and 128 in --full). Quick runs measure xmemcached with " +
       "its default get merging only; its unmerged rows (slower, so never the best peer) are in " +
       "full runs. "
   ).copy(
@@ -192,8 +219,9 @@ object MemcachedWorkloads:
     threads = Seq(8),
     threadSetup = "8 JMH platform threads share one client (one connection) per fork; each " +
       "thread owns one key and one value of random letters; one op = set it, then get it " +
-      "and compare the whole value (weft: one Async.blocking per op; spymemcached and folsom " +
-      "send the set and the get at once; xmemcached blocks on each).",
+      "and compare the whole value (weft: one Async.blocking per op, in it client.pipelined.set " +
+      "then client.pipelined.get, then both awaited; spymemcached and folsom send the set and " +
+      "the get at once likewise; xmemcached blocks on each).",
     contenders =
       Seq(weft, spyAscii, spyBinary, xmemAscii, xmemBinary, folsomAscii, folsomBinary),
     requires = Seq(server),

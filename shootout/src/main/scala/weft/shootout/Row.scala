@@ -17,8 +17,9 @@ import scala.collection.immutable.ListMap
  * @param interval
  *   the 95% confidence interval of the score (see [[Interval]]); the verdicts compare these
  * @param extras
- *   figures measured beside the score (the memcached server's CPU per op, see [[ServerCpu]]):
- *   a column each in the workload's table, a field each in `summary.json`
+ *   figures measured beside the score (the memcached server's and client's CPU per op, see
+ *   [[ServerCpu]] and [[ClientCpu]]): a column each in the workload's table, a field each in
+ *   `summary.json`
  */
 final case class Row(
     workload: String,
@@ -41,7 +42,7 @@ final case class Row(
  * A figure measured beside a row's score.
  *
  * @param key
- *   its field name in `summary.json` (`serverCpuMicrosPerOp`)
+ *   its field name in `summary.json` (`serverCpuMicrosPerOp`, `clientCpuMicrosPerOp`)
  * @param label
  *   its column heading in `REPORT.md`
  */

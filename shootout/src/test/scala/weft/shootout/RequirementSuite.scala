@@ -23,6 +23,6 @@ class RequirementSuite extends munit.FunSuite:
   test("with the program present, full mode adds its full-only thread counts"):
     val w = MemcachedWorkloads.setGet.copy(requires = Seq(needsNothing))
     def threads(m: RunMode) = plan(w, m).jobs.collect { case j: Job.JmhRun => j.threads }
-    assertEquals(threads(RunMode.Quick), Seq(32))
-    assertEquals(threads(RunMode.Smoke), Seq(32))
-    assertEquals(threads(RunMode.Full), Seq(32, 128))
+    assertEquals(threads(RunMode.Quick), Seq(4, 32))
+    assertEquals(threads(RunMode.Smoke), Seq(4, 32))
+    assertEquals(threads(RunMode.Full), Seq(4, 32, 1, 128))

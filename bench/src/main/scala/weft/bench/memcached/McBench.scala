@@ -11,8 +11,10 @@ import org.openjdk.jmh.runner.IterationType
  * values); and at teardown the check that the server did the work, from its `stats` deltas:
  * `cmd_set`, `cmd_get` and `get_hits` must each equal ops x the requests one op promises. A
  * contender whose client skipped or merged requests away fails its benchmark (JMH then reports
- * no score, and the shootout marks it FAILED). The server's CPU time over the measured
- * iterations, divided by their ops, is printed to the fork's log.
+ * no score, and the shootout marks it FAILED). The server's CPU time and the benchmark JVM's
+ * ([[ClientCpu]]), each over the measured iterations (read at the same points: before and after
+ * each measured iteration) and divided by their ops, are printed to the fork's log and recorded
+ * ([[ServerDetails]]).
  */
 @State(Scope.Benchmark)
 abstract class McBench:
@@ -42,6 +44,8 @@ abstract class McBench:
   private var iterationOps = 0L
   private var measuredCpu = 0L
   private var measuredOps = 0L
+  private var iterationClientCpu = 0L
+  private var measuredClientCpu = 0L
 
   @Setup(Level.Trial)
   def startServer(params: BenchmarkParams): Unit =
@@ -56,12 +60,14 @@ abstract class McBench:
   @Setup(Level.Iteration)
   def markIteration(): Unit =
     iterationCpu = server.cpuNanos()
+    iterationClientCpu = ClientCpu.nanos()
     iterationOps = ops.sum()
 
   @TearDown(Level.Iteration)
   def endIteration(params: IterationParams): Unit =
     if params.getType == IterationType.MEASUREMENT then
       measuredCpu += server.cpuNanos() - iterationCpu
+      measuredClientCpu += ClientCpu.nanos() - iterationClientCpu
       measuredOps += ops.sum() - iterationOps
 
   /**
@@ -88,15 +94,14 @@ abstract class McBench:
         deltas,
         wrong.isEmpty,
         measuredOps,
-        if iterationCpu < 0 then -1L else measuredCpu
+        if iterationCpu < 0 then -1L else measuredCpu,
+        if iterationClientCpu < 0 then -1L else measuredClientCpu
       )
-      val cpu = entry.cpuMicrosPerOp
       ServerDetails.record(workloadId, entry)
       println(
         s"[memcached] $benchmark: $n ops verified; server stats deltas " +
           deltas.map((s, d) => s"$s=$d").mkString(", ") +
-          s"; server CPU per measured op: ${cpu.fold("n/a")(c => f"$c%.2f")} us " +
-          s"(flags: ${BenchServer.Flags.mkString(" ")})"
+          s"; ${ServerDetails.cpuText(entry)} (flags: ${BenchServer.Flags.mkString(" ")})"
       )
       if wrong.nonEmpty then
         throw IllegalStateException(

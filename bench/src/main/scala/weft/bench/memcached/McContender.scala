@@ -11,8 +11,10 @@ trait McContender:
   def set(key: String, value: String): Unit
 
   /**
-   * One op of `memcached-setget`: for each `i`, set `keys(i)` to `values(i)` then get it, as
-   * the client's users would issue it; returns when all replies are in and checked.
+   * One op of `memcached-setget` (and of the value-size sweep, with one key): for each `i`, set
+   * `keys(i)` to `values(i)` then get it; returns when all replies are in and checked. A client
+   * with asynchronous calls sends every request before waiting for any reply (the seed's "set
+   * followed by a get in async mode where possible"), a blocking one makes its calls in turn.
    */
   def setGet(keys: Array[String], values: Array[String]): Unit
 
@@ -90,6 +92,7 @@ object McContender:
     def single = require(addresses.size == 1, s"$name takes one server")
     name match
       case "weft" | "weftInScope" => WeftContender(addresses, classic = false)
+      case "weftDirect"           => WeftContender(addresses, classic = false, direct = true)
       case "weftClassic"          => WeftContender(addresses, classic = true)
       case "spyAscii"             => SpyContender(addresses, binary = false)
       case "spyBinary"            => SpyContender(addresses, binary = true)

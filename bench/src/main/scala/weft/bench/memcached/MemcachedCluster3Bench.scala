@@ -33,6 +33,8 @@ class MemcachedCluster3Bench:
   private var iterationOps = 0L
   private var measuredCpu = 0L
   private var measuredOps = 0L
+  private var iterationClientCpu = 0L
+  private var measuredClientCpu = 0L
 
   private def cpu(): Long =
     val each = servers.map(_.cpuNanos())
@@ -51,12 +53,14 @@ class MemcachedCluster3Bench:
   @Setup(Level.Iteration)
   def markIteration(): Unit =
     iterationCpu = cpu()
+    iterationClientCpu = ClientCpu.nanos()
     iterationOps = ops.sum()
 
   @TearDown(Level.Iteration)
   def endIteration(params: IterationParams): Unit =
     if params.getType == IterationType.MEASUREMENT then
       measuredCpu += cpu() - iterationCpu
+      measuredClientCpu += ClientCpu.nanos() - iterationClientCpu
       measuredOps += ops.sum() - iterationOps
 
   @TearDown(Level.Trial)
@@ -84,14 +88,14 @@ class MemcachedCluster3Bench:
         expected.map((s, _) => s -> delta(s)),
         wrong.isEmpty && misplaced.isEmpty,
         measuredOps,
-        if iterationCpu < 0 then -1L else measuredCpu
+        if iterationCpu < 0 then -1L else measuredCpu,
+        if iterationClientCpu < 0 then -1L else measuredClientCpu
       )
       ServerDetails.record("memcached-cluster-3", entry)
       println(
         s"[memcached] $benchmark: $n ops verified; summed stats deltas " +
           entry.deltas.map((s, d) => s"$s=$d").mkString(", ") +
-          s"; keys misplaced: ${misplaced.map(_._2).sum}; server CPU per measured op: " +
-          entry.cpuMicrosPerOp.fold("n/a")(c => f"$c%.2f") + " us"
+          s"; keys misplaced: ${misplaced.map(_._2).sum}; ${ServerDetails.cpuText(entry)}"
       )
       if wrong.nonEmpty || misplaced.nonEmpty then
         throw IllegalStateException(

@@ -14,6 +14,11 @@ import _root_.weft.Async
  * merging off only: with every thread on four keys the merge sends a key once for all the gets
  * of it queued together, the server counts about a fifth fewer gets than were called, and the
  * stats check failed the merged rows on every run (a permanent FAILED in CI's smoke run).
+ *
+ * weft's rows: `weft` (judged) sends the eight requests back to back through
+ * `client.pipelined` and waits once, as spymemcached and folsom do; `weftDirect` is the
+ * direct-style spelling (a future per key, `set` then `get`); `weftInScope` is `weft`'s op
+ * repeated inside one scope; `weftClassic` is `weft` on the classic text protocol.
  */
 @BenchmarkMode(Array(Mode.Throughput))
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -31,6 +36,7 @@ class MemcachedSetGetBench extends McBench:
     ops.increment()
 
   @Benchmark def weft(): Unit = op()
+  @Benchmark def weftDirect(): Unit = op()
 
   @Benchmark @OperationsPerInvocation(McBench.InScopeOps)
   def weftInScope(): Unit = Async.blocking:
