@@ -91,7 +91,8 @@ object MemcachedOpenLoopWorkloads:
       "widens the interval instead of ending the ladder): a client " +
       "that keeps up only by queueing for tens of milliseconds does not serve that load, and " +
       "comparing tails there compares queues. The scores are at the highest load every " +
-      "contender sustained; each is the geometric mean of its blocks' percentiles, with a 95% " +
+      "contender sustained (a contender that sustained none of the loads is FAILED, saying " +
+      "why, and does not hold the load down for the others); each is the geometric mean of its blocks' percentiles, with a 95% " +
       "Student-t interval on their logarithms (latencies spread by factors: on the arithmetic " +
       "mean the low ends went below zero) over the blocks, so the p99 target gets a " +
       "verdict. Blocks restart the server " +

@@ -80,11 +80,15 @@ object OpenLoop:
     val runs = contenders.map(c => c -> runOne(c, set))
     val blocks = runs.flatMap(_._2._1)
     val loads = OpenLoopStats.loads(blocks)
-    val failed = runs.collect { case (c, (_, Some(why), _)) => c -> why }.toMap
-    val alive = contenders.filterNot(failed.contains)
     // A smoke run proves the harness works and measures nothing: its one load counts even
     // when a cold JVM did not sustain it.
-    val top = OpenLoopStats.judgedLoad(loads, alive, set.rates, countAnyway = mode == "smoke")
+    val smoke = mode == "smoke"
+    val crashed = runs.collect { case (c, (_, Some(why), _)) => c -> why }.toMap
+    val none =
+      OpenLoopStats.sustainedNone(loads, contenders.filterNot(crashed.contains), smoke)
+    val failed = crashed ++ none
+    val alive = contenders.filterNot(failed.contains)
+    val top = OpenLoopStats.judgedLoad(loads, alive, set.rates, countAnyway = smoke)
     val at = top.toSeq.flatMap(r => loads.filter(l => l.rate == r && alive.contains(l.contender)))
     val dir = out.getAbsoluteFile.getParentFile
     Files.writeString(out.toPath, OpenLoopTables.scoresJson(contenders, at), UTF_8)

@@ -102,6 +102,35 @@ object OpenLoopStats:
     load.mostlyCompleted && load.medianP99 <= ceilingMicros
 
   /**
+   * The contenders of `alive` that sustained none of their loads, each with why: they get no
+   * score (their rows FAILED) and do not hold the judged load down for the others. Otherwise
+   * one client stalled at the lowest load (on the shared machine, one block's 1.5 s pause was
+   * enough) left every row of the workload without a score. A smoke run drops none.
+   */
+  def sustainedNone(
+      loads: Seq[Load],
+      alive: Seq[String],
+      countAnyway: Boolean = false,
+      ceilingMicros: Double = CeilingMicros
+  ): Map[String, String] =
+    if countAnyway then Map.empty
+    else
+      alive.filterNot(c => loads.exists(l => l.contender == c && sustained(l, ceilingMicros)))
+        .map { c =>
+          val first = loads.find(_.contender == c)
+          c -> first.fold("no load measured")(l =>
+            s"sustained none of the loads: at ${l.rate} gets/s ${l.blocks.count(_.completed)} " +
+              s"of ${l.blocks.size} windows completed, median p99 " +
+              java.lang.String.format(
+                java.util.Locale.ROOT,
+                "%.1f ms (ceiling %.0f ms)",
+                l.medianP99 / 1e3,
+                ceilingMicros / 1e3
+              )
+          )
+        }.toMap
+
+  /**
    * The load the scores are taken at: the highest of `rates` that every contender of `alive`
    * sustained; with `countAnyway` (a smoke run, which measures nothing) the highest load every
    * one of them has blocks at, sustained or not. None without such a load.

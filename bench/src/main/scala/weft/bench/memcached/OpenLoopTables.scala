@@ -59,11 +59,13 @@ object OpenLoopTables:
       "blocks (Student's t on their logarithms). Percentiles are upper bucket bounds of a log-linear histogram (at " +
       "most 1.6% above the true value).\n\n"
     sb ++= top.fold(
-      "**No offered load was sustained by every contender**: the p50/p99/p99.9 workloads " +
-        "have no scores.\n\n"
+      "**No offered load was sustained by every contender that sustained any**: the " +
+        "p50/p99/p99.9 workloads have no scores.\n\n"
     )(r =>
       if mode == "smoke" then s"Smoke run: the scores are at $r gets/s, sustained or not.\n\n"
-      else s"Highest offered load every contender sustained: **$r gets/s** (the scores above).\n\n"
+      else
+        s"Highest offered load every contender sustained: **$r gets/s** (the scores above; a " +
+          "contender that sustained none of the loads is FAILED below and does not count).\n\n"
     )
     sb ++= "| contender | offered (gets/s) | sustained | blocks completed | gets per block | " +
       "p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) | server CPU per get (µs) |\n"

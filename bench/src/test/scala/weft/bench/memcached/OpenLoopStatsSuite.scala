@@ -58,6 +58,21 @@ class OpenLoopStatsSuite extends munit.FunSuite:
       "a smoke run counts its loads sustained or not"
     )
 
+  test("a contender that sustained no load fails alone instead of leaving no judged load"):
+    val loads = Seq(
+      load("a", 10, 100),
+      load("a", 20, 200),
+      load("b", 10, 100),
+      load("c", 10, 20_000, 30_000, 100) // median 20 ms: over the ceiling at its first load
+    )
+    val none = OpenLoopStats.sustainedNone(loads, Seq("a", "b", "c", "d"))
+    assertEquals(none.keySet, Set("c", "d"))
+    assert(none("c").contains("at 10 gets/s 3 of 3 windows completed, median p99 20.0 ms"), none)
+    assertEquals(none("d"), "no load measured")
+    val alive = Seq("a", "b", "c", "d").filterNot(none.contains)
+    assertEquals(OpenLoopStats.judgedLoad(loads, alive, Seq(10, 20)), Some(10))
+    assertEquals(OpenLoopStats.sustainedNone(loads, Seq("c"), countAnyway = true), Map.empty)
+
   test("blocks group into loads in the order they came"):
     val bs = Seq(block("a", 10, 1), block("a", 10, 2, i = 1), block("a", 20, 3), block("b", 10, 4))
     assertEquals(
