@@ -160,10 +160,14 @@ object Charts:
       target.setMarkerColor(Color.RED)
     chart
 
-  /** Writes `chart` to `file` (PNG). */
+  /**
+   * Writes `chart` to `file` (PNG); a chart without a series (every row of its workload
+   * FAILED) is not drawn: xchart throws on one, which ended the whole report unwritten.
+   */
   def writePng(chart: CategoryChart, file: File): Unit =
-    file.getParentFile.mkdirs()
-    BitmapEncoder.saveBitmap(chart, file.getPath.stripSuffix(".png"), BitmapFormat.PNG)
+    if !chart.getSeriesMap.isEmpty then
+      file.getParentFile.mkdirs()
+      BitmapEncoder.saveBitmap(chart, file.getPath.stripSuffix(".png"), BitmapFormat.PNG)
 
   /** Writes the chart of `rows` to `file` (PNG). */
   def writePng(w: Workload, rows: Seq[Row], file: File): Unit = writePng(chart(w, rows), file)

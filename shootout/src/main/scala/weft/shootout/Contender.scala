@@ -194,6 +194,21 @@ enum Contender(val library: Library, harnessName: String = ""):
   /** folsom's serialising client, text protocol: the seed's folsom. */
   case folsomSerialAscii extends Contender(Library.Folsom)
 
+  /** spymemcached, text protocol, through its asynchronous get and a completion listener. */
+  case spyAsciiAsync extends Contender(Library.Spymemcached)
+
+  /** spymemcached, binary protocol, through its asynchronous get and a completion listener. */
+  case spyBinaryAsync extends Contender(Library.Spymemcached)
+
+  /** folsom's string client, text protocol, through its `CompletionStage` get. */
+  case folsomAsciiAsync extends Contender(Library.Folsom)
+
+  /** folsom's string client, binary protocol, through its `CompletionStage` get. */
+  case folsomBinaryAsync extends Contender(Library.Folsom)
+
+  /** weft's memcached client through `client.pipelined`: no virtual thread per request. */
+  case weftPipelined extends Contender(Library.Weft)
+
   /** Caffeine's coalescing `AsyncCache.get`. */
   case caffeine extends Contender(Library.Caffeine)
 

@@ -190,68 +190,6 @@ object MemcachedWorkloads:
       "is slower, so never the best peer the target compares with"
   )
 
-  private val openLoopContenders = Seq(
-    weft,
-    spyAscii,
-    spyBinary,
-    xmemAsciiUnmerged,
-    xmemBinaryUnmerged,
-    folsomAscii,
-    folsomBinary
-  )
-
-  /**
-   * `memcached-openloop-<metric>`: one percentile of get latency at the highest offered load
-   * every contender sustained (`weft.bench.memcached.OpenLoop`, one harness run for the three).
-   */
-  private def openLoop(metric: String, percentile: String, targets: Seq[Target]) = Workload(
-    id = s"memcached-openloop-$metric",
-    title =
-      s"get latency, $percentile, open loop at the highest offered load every client sustains",
-    seed = "beyond seed 004: latency from the intended send time",
-    runner = Runner.External(
-      Module.Bench,
-      s"weft.bench.memcached.OpenLoop --contenders ${openLoopContenders.map(_.id).mkString(",")}",
-      Some(metric),
-      // Quick: 7 contenders, each a fresh JVM and server through a ladder of up to 6 loads
-      // of 3 s after a 3 s warm-up (shootout/README.md, "Quick mode, measured").
-      seconds = 158
-    ),
-    unit = "µs",
-    higherIsBetter = false,
-    threads = Seq(1),
-    threadSetup =
-      "one fresh JVM (the benchmark JVM flags) and server per contender; one platform thread " +
-        "sends gets of random keys (key0..key999) at fixed intended times, each on its own " +
-        "virtual thread calling the client's blocking get (weft: Async.blocking per get); " +
-        "latency from the intended send time to the reply. Offered loads 2,000 to 80,000 " +
-        "gets/s, 3 s each after a 3 s closed-loop warm-up (quick; full: 500 to 80,000 gets/s, " +
-        "10 s each; smoke: 200 gets/s for 0.5 s).",
-    contenders = openLoopContenders,
-    targets = targets,
-    requires = Seq(server),
-    notes = "Open loop: a request is due at start + i / rate whether or not earlier ones " +
-      "completed, so a client that falls behind shows in the latency (no coordinated " +
-      "omission). A load is sustained when 95% of its window's gets completed within the " +
-      "window and all within 1 s after it; each contender's full ladder (every load, p50, p99, " +
-      "p99.9, max, server CPU per get) and the latency-by-percentile chart are in the details " +
-      "at the end of the report. Every get is checked (a wrong value FAILS the contender), and " +
-      "the server's cmd_get and get_hits deltas must lie between the gets sent and the gets sent " +
-      "less those the client failed (a failed call makes its load not sustained: folsom refuses " +
-      "past 1000 outstanding requests, its default). xmemcached with get merging " +
-      "off (its merge sends a key once for several gets of it, which the check fails). " +
-      "Percentiles are upper bounds of 1.6%-wide histogram buckets; no interval (one run), so " +
-      "the p99 target is INCONCLUSIVE whatever the ratio: judged on its point, it came out MET " +
-      "in one of three quick runs and MISSED in the other two."
-  )
-
-  /** The open-loop latency workloads: p50, p99 (with the target), p99.9. */
-  val openLoops: Seq[Workload] = Seq(
-    openLoop("p50", "median", Nil),
-    openLoop("p99", "p99", Seq(Target.AtMostOfBestPeer(0.8))),
-    openLoop("p999", "p99.9", Nil)
-  )
-
   private val sweepContenders =
     "weft, spyAscii/spyBinary, xmemAscii/xmemBinary (get merging on, its default: each thread " +
       "reads its own key), folsomAscii/folsomBinary (string client). spymemcached and " +
@@ -335,4 +273,5 @@ object MemcachedWorkloads:
   )
 
   /** The memcached workloads, in report order. */
-  val all: Seq[Workload] = Seq(setGet, multiGet50) ++ openLoops ++ valueSizes :+ cluster3
+  val all: Seq[Workload] =
+    Seq(setGet, multiGet50) ++ MemcachedOpenLoopWorkloads.openLoops ++ valueSizes :+ cluster3

@@ -12,7 +12,8 @@ import scala.util.Try
 
 /**
  * The open-loop latency charts (`memcached-openloop-*`): latency by percentile at the highest
- * load every client sustained (one line per contender), and p99 by offered load. The harness
+ * load every client sustained, or without one at the lowest load (one line per contender),
+ * and p99 by offered load; a chart without data is not drawn. The harness
  * (`weft.bench.memcached.OpenLoop`) leaves their data in `logs/memcached-openloop-curves.json`;
  * its Markdown in the report links the two PNGs. Latencies span decades, so both charts plot
  * `log10(µs)` with value labels ([[Charts.Scale]]).
@@ -31,13 +32,15 @@ object OpenLoopCharts:
         .flatMap { json =>
           val percentile = File(out, "memcached-openloop-latency.png")
           val byLoad = File(out, "memcached-openloop-p99-by-load.png")
-          Charts.writePng(byPercentile(json), percentile)
-          BitmapEncoder.saveBitmap(
-            p99ByLoad(json),
-            byLoad.getPath.stripSuffix(".png"),
-            BitmapFormat.PNG
-          )
-          Seq(percentile, byLoad)
+          // xchart cannot paint a chart without a series: such a chart is not drawn
+          val p = byPercentile(json)
+          val l = p99ByLoad(json)
+          Charts.writePng(p, percentile)
+          if !l.getSeriesMap.isEmpty then
+            BitmapEncoder.saveBitmap(l, byLoad.getPath.stripSuffix(".png"), BitmapFormat.PNG)
+          Seq(percentile -> p, byLoad -> l).collect {
+            case (f, c) if !c.getSeriesMap.isEmpty => f
+          }
         }
 
   private val scale = Charts.Scale(log = true)
@@ -47,8 +50,13 @@ object OpenLoopCharts:
   /** Latency (log scale) by percentile, one line per contender, at the data's load. */
   def byPercentile(json: ujson.Value) =
     System.setProperty("java.awt.headless", "true")
-    val rate =
-      json("rate").numOpt.fold("no load sustained by every client")(r => s"${r.toInt} gets/s")
+    val curvesRate = json.obj.get("curvesRate").flatMap(_.numOpt)
+    val rate = json("rate").numOpt match
+      case Some(r) => s"${r.toInt} gets/s"
+      case None =>
+        curvesRate.fold("no load sustained by every client")(r =>
+          s"${r.toInt} gets/s, not sustained by every client"
+        )
     val chart = CategoryChartBuilder().width(960).height(540)
       .title(s"memcached get latency by percentile, open loop at $rate (lower is better)")
       .xAxisTitle("percentile").yAxisTitle("µs (log scale)").build()

@@ -8,7 +8,9 @@ import com.spotify.folsom.{MemcacheClient, MemcacheClientBuilder, MemcacheStatus
  * ascii or binary, request timeout long enough never to fire, netty's TCP_NODELAY (folsom sets
  * it), its default batching kept. The string client stores UTF-8 like the others; the
  * serialising client (Java serialisation of the String, as the seed used) is an extra row. A
- * `setGet` op issues the eight calls asynchronously, then waits for all.
+ * `setGet` op issues the eight calls asynchronously, then waits for all. Its asynchronous get
+ * ([[asyncGets]]) is `get` with `whenComplete` on the `CompletionStage` it returns, run where
+ * folsom completes it (its default reply executor).
  */
 final class FolsomContender(host: String, port: Int, binary: Boolean, serialising: Boolean)
     extends McContender:
@@ -43,6 +45,11 @@ final class FolsomContender(host: String, port: Int, binary: Boolean, serialisin
       check(keys(i), values(i), done(gets(i)))
 
   def get(key: String): String = done(client.get(key))
+
+  override def asyncGets[A](body: AsyncGet => A): A =
+    body: (key, done) =>
+      client.get(key).whenComplete((v, t) => if t == null then done(v, null) else done(null, t))
+      ()
 
   def multiGet(keys: KeySet): Unit =
     val values = done(client.get(keys.javaList))

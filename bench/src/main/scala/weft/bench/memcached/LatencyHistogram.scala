@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLongArray
 
 /**
  * A concurrent log-linear histogram of latencies in nanoseconds, for the open-loop harness
- * ([[OpenLoopRun]]): the bench module has no HdrHistogram, so this is the same idea in a few
+ * ([[OpenLoopRun]]; one per window, added together per load for its curve): the bench module has no HdrHistogram, so this is the same idea in a few
  * lines.
  *
  * ==Buckets==
@@ -22,6 +22,14 @@ final class LatencyHistogram:
 
   /** Records one latency (negative values count as 0). */
   def record(nanos: Long): Unit = counts.incrementAndGet(indexOf(math.max(0L, nanos)))
+
+  /** Adds every value `other` recorded (pooling a load's blocks for its curve). */
+  def addAll(other: LatencyHistogram): Unit =
+    var i = 0
+    while i < Buckets do
+      val n = other.counts.get(i)
+      if n != 0 then counts.addAndGet(i, n)
+      i += 1
 
   /** How many values were recorded. */
   def count: Long =

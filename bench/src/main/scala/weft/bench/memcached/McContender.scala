@@ -24,11 +24,27 @@ trait McContender:
   /** One multiget of `keys`; checks that every key hit with its preloaded value. */
   def multiGet(keys: KeySet): Unit
 
+  /**
+   * Runs `body` with the client's asynchronous get (the open-loop harness's asynchronous rows):
+   * the function `body` receives sends a get of its key and returns at once; the client calls
+   * `done` once, on a thread of its own choosing, with the value (null on a miss) and a null
+   * failure, or a null value and the failure. `body` must wait for every `done` before it
+   * returns. A session rather than a single method because weft's pipelined calls need the
+   * caller's scope (`using Async`): weft enters one scope around `body`, as its users would
+   * around a loop of calls. A client without an asynchronous get (xmemcached) keeps this
+   * default, which refuses.
+   */
+  def asyncGets[A](body: McContender.AsyncGet => A): A =
+    throw UnsupportedOperationException(s"${getClass.getSimpleName} has no asynchronous get")
+
   /** Closes the client (its connection and threads). */
   def close(): Unit
 
 /** Settings shared by every contender. */
 object McContender:
+
+  /** Sends one get of `key` and returns at once; `done` gets (value or null, null or failure). */
+  type AsyncGet = (String, (String | Null, Throwable | Null) => Unit) => Unit
 
   /** The TTL of every stored item (the seed's 7200 s). */
   val TtlSeconds: Int = 7200

@@ -9,10 +9,13 @@ import scala.jdk.CollectionConverters.*
 /**
  * The shootout's external runner for the open-loop latency workloads
  * (`memcached-openloop-p50`, `-p99`, `-p999`): runs [[OpenLoopRun]] in one fresh JVM per
- * contender, each with the same JVM flags as this one, then finds the highest offered load
- * that every contender which did not fail sustained, and reports each contender's p50, p99
- * and p99.9 there (in µs, `"metric"` naming the percentile). Without such a load there are no
- * scores (the shootout reports the rows FAILED); a smoke run's single load counts anyway.
+ * contender, each with the same JVM flags as this one, and in it several independent blocks
+ * per offered load ([[OpenLoopRun]], "Blocks"); finds the highest load every contender which
+ * did not fail sustained ([[OpenLoopStats.judgedLoad]]), and reports each contender's p50, p99
+ * and p99.9 there (in µs, `"metric"` naming the percentile): the score is the geometric mean over the
+ * blocks and `"samples"` the block values, from which the shootout computes the 95% interval.
+ * Without such a load there are no scores (the shootout reports the rows FAILED); a smoke
+ * run's single load counts anyway.
  *
  * Beside the JSON it writes, in the same directory: `<name>-openloop.md` (every contender at
  * every load: the table the report appends), `memcached-openloop-curves.json` (latency by
@@ -22,33 +25,47 @@ import scala.jdk.CollectionConverters.*
  *
  * Usage: `OpenLoop --contenders weft,spyAscii,... --out <file.json> --mode <quick|full|smoke>`
  * (the shootout's workload declares the contenders: every client, ascii and binary, xmemcached
- * with get merging off).
+ * with get merging off, and each client's asynchronous spelling where it has one).
  */
 object OpenLoop:
 
-  /** One contender at one load. */
-  final case class Point(
-      contender: String,
-      rate: Int,
-      sustained: Boolean,
-      sent: Long,
-      inWindow: Long,
-      p50: Double,
-      p99: Double,
-      p999: Double,
-      max: Double,
-      cpuNanos: Long
-  )
+  /**
+   * How one mode measures: the offered loads (gets/s), blocks per load, a window's size (at
+   * least `minGets` gets and `minSeconds` seconds), the warm-up of a JVM's first block and of
+   * every other block, in seconds.
+   */
+  final case class Settings(
+      rates: Seq[Int],
+      blocks: Int,
+      minGets: Long,
+      minSeconds: Double,
+      firstWarm: Double,
+      blockWarm: Double
+  ):
+    /** The gets of one window at `rate`. */
+    def gets(rate: Int): Long = math.max(minGets, (rate * minSeconds).toLong)
 
   /**
-   * Offered loads (gets/s), window and warm-up seconds per mode. Quick mode starts at 2000
-   * gets/s: the two lower loads only repeat the unloaded latency, and leaving them out keeps
-   * the quick run within its time budget (shootout/README.md, "Quick mode, measured").
+   * The settings of each mode. A p99 needs enough requests per window to be more than its few
+   * slowest (20,000 gets put 200 above it), so windows are sized by count, and loads low
+   * enough that a window lasts seconds are left out: quick mode measures 10,000, 20,000 and
+   * 40,000 gets/s, where every client completed its windows in earlier runs (at 80,000 some
+   * did not, or only with p99s of tens of milliseconds), 5 blocks of 20,000 gets each, to stay
+   * within its time budget (shootout/README.md, "Quick mode, measured").
    */
-  def ladder(mode: String): (Seq[Int], Double, Double) = mode match
-    case "smoke" => (Seq(200), 0.5, 0.5)
-    case "full"  => (Seq(500, 1000, 2000, 5000, 10_000, 20_000, 40_000, 80_000), 10.0, 5.0)
-    case _       => (Seq(2000, 5000, 10_000, 20_000, 40_000, 80_000), 3.0, 3.0)
+  def settings(mode: String): Settings = mode match
+    case "smoke" => Settings(Seq(200), 2, 100, 0, 0.3, 0.1)
+    case "full"  => Settings(Seq(5000, 10_000, 20_000, 40_000, 80_000), 8, 40_000, 2.0, 3.0, 0.5)
+    case _       => Settings(Seq(10_000, 20_000, 40_000), 5, 20_000, 0, 2.0, 0.3)
+
+  /**
+   * The client behind a row and whether the row is its asynchronous spelling: `weftPipelined`
+   * is weft through `client.pipelined`, `<peer>Async` the peer's own asynchronous get.
+   */
+  def spelling(row: String): (String, Boolean) =
+    if row == "weftPipelined" then ("weft", true)
+    else if row.endsWith("Async") then (row.stripSuffix("Async"), true)
+    else (row, false)
 
   /** Entry point. */
   def main(args: Array[String]): Unit =
@@ -59,44 +76,37 @@ object OpenLoop:
     val contenders = opts
       .getOrElse("--contenders", throw IllegalArgumentException("--contenders a,b,... is required"))
       .split(',').toSeq.filter(_.nonEmpty)
-    val (rates, window, warm) = ladder(mode)
-    val runs = contenders.map(c => c -> runOne(c, rates, window, warm))
-    val points = runs.flatMap(_._2._1)
-    val failed = runs.collect { case (c, (_, Some(why), _)) => c -> why }.toMap
-    val alive = contenders.filterNot(failed.contains)
+    val set = settings(mode)
+    val runs = contenders.map(c => c -> runOne(c, set))
+    val blocks = runs.flatMap(_._2._1)
+    val loads = OpenLoopStats.loads(blocks)
     // A smoke run proves the harness works and measures nothing: its one load counts even
     // when a cold JVM did not sustain it.
-    val top = rates.filter(r =>
-      alive.nonEmpty && alive.forall(c =>
-        points.exists(p => p.contender == c && p.rate == r && (p.sustained || mode == "smoke"))
-      )
-    ).maxOption
-    val at =
-      top.toSeq.flatMap(r => points.filter(p => p.rate == r && !failed.contains(p.contender)))
-    val json = contenders.flatMap { c =>
-      val p = at.find(_.contender == c)
-      Seq("p50" -> p.map(_.p50), "p99" -> p.map(_.p99), "p999" -> p.map(_.p999)).map((m, v) =>
-        s"""{"contender": "$c", "metric": "$m", "score": ${v.fold("null")(
-            _.toString
-          )}, "error": null}"""
-      )
-    }
+    val smoke = mode == "smoke"
+    val crashed = runs.collect { case (c, (_, Some(why), _)) => c -> why }.toMap
+    val none =
+      OpenLoopStats.sustainedNone(loads, contenders.filterNot(crashed.contains), smoke)
+    val failed = crashed ++ none
+    val alive = contenders.filterNot(failed.contains)
+    val top = OpenLoopStats.judgedLoad(loads, alive, set.rates, countAnyway = smoke)
+    val at = top.toSeq.flatMap(r => loads.filter(l => l.rate == r && alive.contains(l.contender)))
     val dir = out.getAbsoluteFile.getParentFile
-    Files.writeString(out.toPath, json.mkString("[", ",\n", "]\n"), UTF_8)
+    Files.writeString(out.toPath, OpenLoopTables.scoresJson(contenders, at), UTF_8)
     Files.writeString(
       File(dir, out.getName.stripSuffix(".json") + "-openloop.md").toPath,
-      OpenLoopTables.markdown(points, failed, rates, top, window, mode),
+      OpenLoopTables.markdown(loads, failed, set, top, mode),
       UTF_8
     )
     Files.writeString(
       File(dir, "memcached-openloop-curves.json").toPath,
-      OpenLoopTables.curvesJson(runs.map((c, r) => c -> r._3), points, top),
+      OpenLoopTables.curvesJson(runs.map((c, r) => c -> r._3), loads, top, set.rates.minOption),
       UTF_8
     )
-    val cpu = at.filter(_.cpuNanos >= 0).flatMap(p =>
+    val cpu = at.filter(_.blocks.forall(_.cpuNanos >= 0)).flatMap(l =>
       Seq("p50", "p99", "p999").map(m =>
-        s"""{"workload": "memcached-openloop-$m", "contender": "${p.contender}", "threads": 1, """ +
-          s""""measuredOps": ${p.sent}, "serverCpuNanos": ${p.cpuNanos}}"""
+        s"""{"workload": "memcached-openloop-$m", "contender": "${l.contender}", "threads": 1, """ +
+          s""""measuredOps": ${l.blocks.map(_.sent).sum}, "serverCpuNanos": ${l.blocks
+              .map(_.cpuNanos).sum}}"""
       )
     )
     Files.writeString(
@@ -106,15 +116,13 @@ object OpenLoop:
     )
 
   /**
-   * Runs one contender's JVM: its points, why it failed (if it did), and its percentile curve
-   * at each load (`rate -> [(percentile, µs)]`).
+   * Runs one contender's JVM: its blocks, why it failed (if it did), and its percentile curve
+   * at each load, pooled over the blocks (`rate -> [(percentile, µs)]`).
    */
   private def runOne(
       contender: String,
-      rates: Seq[Int],
-      window: Double,
-      warm: Double
-  ): (Seq[Point], Option[String], Map[Int, Seq[(Double, Double)]]) =
+      set: Settings
+  ): (Seq[OpenLoopBlock], Option[String], Map[Int, Seq[(Double, Double)]]) =
     val java = File(File(System.getProperty("java.home"), "bin"), "java").getPath
     val flags = ManagementFactory.getRuntimeMXBean.getInputArguments.asScala.toSeq
       .filterNot(_.startsWith("-agentlib"))
@@ -123,22 +131,29 @@ object OpenLoop:
       System.getProperty("java.class.path"),
       "weft.bench.memcached.OpenLoopRun",
       contender,
-      rates.mkString(","),
-      window.toString,
-      warm.toString
+      set.rates.map(r => s"$r:${set.gets(r)}").mkString(","),
+      set.blocks.toString,
+      set.firstWarm.toString,
+      set.blockWarm.toString
     )
-    System.err.println(s"open loop: $contender at ${rates.mkString(", ")} gets/s")
-    val p = ProcessBuilder(cmd.asJava).redirectErrorStream(true).start()
+    System.err.println(
+      s"open loop: $contender at ${set.rates.mkString(", ")} gets/s, ${set.blocks} blocks each"
+    )
+    // The clients log to stderr (spymemcached without a newline between its prefix and its
+    // message), so stderr goes straight to this JVM's and only stdout carries the results: a
+    // merged stream split result lines.
+    val p = ProcessBuilder(cmd.asJava).redirectError(ProcessBuilder.Redirect.INHERIT).start()
     val lines = scala.io.Source.fromInputStream(p.getInputStream, "UTF-8").getLines().toList
     p.waitFor()
-    lines.filterNot(l => l.startsWith("RATE ") || l.startsWith("CURVE ")).foreach(
+    lines.filterNot(l => l.startsWith("BLOCK ") || l.startsWith("CURVE ")).foreach(
       System.err.println
     )
-    val points = lines.filter(_.startsWith("RATE ")).map(_.split(' ')).collect {
-      case Array(_, c, r, s, sent, in, p50, p99, p999, max, cpu) =>
-        Point(
+    val blocks = lines.filter(_.startsWith("BLOCK ")).map(_.split(' ')).collect {
+      case Array(_, c, r, i, s, sent, in, p50, p99, p999, max, cpu) =>
+        OpenLoopBlock(
           c,
           r.toInt,
+          i.toInt,
           s == "1",
           sent.toLong,
           in.toLong,
@@ -162,4 +177,4 @@ object OpenLoop:
         Some(lines.find(_.startsWith("FAILED ")).fold(s"no result (exit ${p.exitValue})")(
           _.split(' ').drop(2).mkString(" ")
         ))
-    (points, failure, curves)
+    (blocks, failure, curves)

@@ -2,6 +2,7 @@ package weft.bench.memcached
 
 import java.util.concurrent.TimeUnit
 import net.spy.memcached.{AddrUtil, ConnectionFactoryBuilder, DefaultHashAlgorithm, MemcachedClient}
+import net.spy.memcached.internal.{GetCompletionListener, GetFuture}
 import net.spy.memcached.transcoders.SerializingTranscoder
 
 /**
@@ -11,7 +12,9 @@ import net.spy.memcached.transcoders.SerializingTranscoder
  * placed with Ketama (`KETAMA_HASH`, the consistent locator; its default is array-mod, which
  * one server does not see) and values stored uncompressed (its default gzips values above
  * 16 KiB), so the value-size sweep stores the same bytes for every client. A `setGet`
- * op issues the eight calls asynchronously, then waits for all, as the seed did.
+ * op issues the eight calls asynchronously, then waits for all, as the seed did. Its
+ * asynchronous get ([[asyncGets]]) is `asyncGet` with a `GetCompletionListener`, which
+ * spymemcached runs on its listener executor (its default pool).
  */
 final class SpyContender(servers: Seq[String], binary: Boolean) extends McContender:
   import McContender.*
@@ -51,6 +54,24 @@ final class SpyContender(servers: Seq[String], binary: Boolean) extends McConten
 
   def get(key: String): String =
     client.asyncGet(key).get(TimeoutMillis, TimeUnit.MILLISECONDS).asInstanceOf[String]
+
+  override def asyncGets[A](body: AsyncGet => A): A =
+    body: (key, done) =>
+      client.asyncGet(key).addListener(
+        new GetCompletionListener:
+          def onComplete(f: GetFuture[?]): Unit =
+            // the future is complete here: get returns at once, or throws its failure
+            val value =
+              try f.get().asInstanceOf[String]
+              catch
+                case e: java.util.concurrent.ExecutionException =>
+                  done(null, Option(e.getCause).getOrElse(e))
+                  return
+                case e: Throwable =>
+                  done(null, e)
+                  return
+            done(value, null)
+      )
 
   def multiGet(keys: KeySet): Unit =
     val hits = client.getBulk(keys.javaList)

@@ -3,7 +3,8 @@ package weft.bench.memcached
 import java.nio.charset.StandardCharsets.UTF_8
 import java.util.concurrent.{CompletableFuture, CountDownLatch, TimeUnit}
 import scala.concurrent.duration.*
-import weft.{Async, Future, awaitAll}
+import scala.util.{Failure, Success}
+import weft.{Async, Future, Listener, awaitAll}
 import weft.memcached.{GetResult, Locator, MemcachedClient, MemcachedConfig, NodeNaming, Protocol}
 
 /**
@@ -92,6 +93,20 @@ final class WeftContender(servers: Seq[String], classic: Boolean, direct: Boolea
     pairs.awaitAll
 
   def get(key: String): String = Async.blocking(client.get(key).toOption.map(_.string).orNull)
+
+  /**
+   * weft's asynchronous get: one scope around `body`, as a user would enter one around a loop
+   * of calls, and in it each get is `client.pipelined.get` (no fiber per request) with a
+   * listener the connection's reader completes.
+   */
+  override def asyncGets[A](body: AsyncGet => A): A =
+    Async.blocking:
+      body: (key, done) =>
+        client.pipelined.get(key).onComplete(Listener((r, _) =>
+          r match
+            case Success(g) => done(g.toOption.map(_.string).orNull, null)
+            case Failure(e) => done(null, e)
+        ))
 
   def multiGet(keys: KeySet): Unit = Async.blocking(multiGetInScope(keys))
 

@@ -17,7 +17,10 @@ import net.rubyeye.xmemcached.utils.AddrUtil
  * keys the server counts fewer gets than were called and the stats check fails such a row, so
  * `memcached-setget` has only the `Unmerged` rows (`setOptimizeGet(false)`, every get sent). Its API is blocking, so
  * a `setGet` op is eight calls in sequence (the seed's wrapper did the same, but counted its
- * latch down before each call; here every call's result is checked).
+ * latch down before each call; here every call's result is checked). It has no asynchronous
+ * get (every get of its API blocks the caller until the reply; only some stores have
+ * fire-and-forget `...WithNoReply` forms), so [[asyncGets]] keeps the default refusal and
+ * xmemcached has no asynchronous open-loop row.
  */
 final class XmemContender(servers: Seq[String], binary: Boolean, mergeGets: Boolean)
     extends McContender:
