@@ -115,13 +115,21 @@ abstract private[memcached] class Request[T] extends CoreFuture[T]:
         cancel()
         throw c
 
-  /** Fails the request with [[Timeout]] unless done (counted); `true` if this call did. */
+  /**
+   * Fails the request with [[Timeout]] unless done; `true` if this call did. Counted before the
+   * request completes, so a caller that sees its timeout sees the count too (GiveUpSuite read
+   * it once before a descheduled timer thread had counted); a reply that wins the race at the
+   * same instant takes the count back.
+   */
   final def expire(counters: NodeCounters, deadline: FiniteDuration): Boolean =
-    val expired = complete(
-      Failure(Timeout(s"${counters.node}: no reply to $this within ${DurationText(deadline)}"))
-    )
-    if expired then counters.timeouts.incrementAndGet()
-    expired
+    if isDone then false
+    else
+      counters.timeouts.incrementAndGet()
+      val expired = complete(
+        Failure(Timeout(s"${counters.node}: no reply to $this within ${DurationText(deadline)}"))
+      )
+      if !expired then counters.timeouts.decrementAndGet()
+      expired
 
   /** The [[Timeout]] of a request whose call ran out of time before it was sent (counted). */
   final def lateBeforeSending(node: Node, deadline: FiniteDuration): Timeout =

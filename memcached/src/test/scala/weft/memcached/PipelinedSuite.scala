@@ -102,20 +102,16 @@ class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
         assert(r.failures.values.forall(_.isInstanceOf[Unavailable]), r.toString)
 
   test("a full queue fails the future with Overloaded, not the call"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        withClient(held(fake).copy(maxQueued = 1)): c =>
-          val a = c.pipelined.get("a")
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-          val b1 = c.pipelined.get("b") // held by the writer or queued
-          assert(awaitUntil(c.nodeStats.head.queued == 0), c.toString)
-          val c1 = c.pipelined.get("c") // queued: the queue is full
-          val d1 = c.pipelined.get("d") // refused
-          intercept[Overloaded](d1.await)
-          release.countDown()
-          for f <- Seq(a, b1, c1) do assertEquals(f.await.toOption.map(_.string), Some("v"))
+    onHeldServer(_.copy(maxQueued = 1)): (c, h) =>
+      val a = c.pipelined.get("a")
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      val b1 = c.pipelined.get("b") // held by the writer or queued
+      assert(awaitUntil(c.nodeStats.head.queued == 0), c.toString)
+      val c1 = c.pipelined.get("c") // queued: the queue is full
+      val d1 = c.pipelined.get("d") // refused
+      intercept[Overloaded](d1.await)
+      h.release.countDown()
+      for f <- Seq(a, b1, c1) do assertEquals(f.await.toOption.map(_.string), Some("v"))
 
   test("a call's own timer is cancelled when its reply completes it"):
     onServer(Protocol.Meta): c =>
@@ -134,94 +130,93 @@ class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
     livenessTimeout = 30.seconds
   )
 
-  test("a cancelled pipelined request not written yet is never written"):
+  /** A fake server that holds its answer to "a" until `release` opens; `lines` are what it read. */
+  private final class Held(
+      val fake: FakeServer,
+      val lines: ConcurrentLinkedQueue[String],
+      val release: CountDownLatch
+  )
+
+  private def withHeld[T](body: Held => Async ?=> T): T =
     Async.blocking:
       val lines = ConcurrentLinkedQueue[String]()
       val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        withClient(held(fake)): c =>
-          val a = c.pipelined.get("a")
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-          // "b" is taken by the writer, which waits for a window slot; "c" waits in the queue
-          val b1 = c.pipelined.set("b", b("x"))
-          val c1 = c.pipelined.set("c", b("x"))
-          assert(awaitUntil(c.nodeStats.head.queued == 1), c.toString)
-          b1.cancel()
-          c1.cancel()
-          intercept[CancellationException](b1.await)
-          intercept[CancellationException](c1.await)
-          release.countDown()
-          assertEquals(a.await.toOption.map(_.string), Some("v"))
-          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
-          val keys = lines.asScala.toSeq.map(_.split(' ')(1))
-          assertEquals(keys, Seq("a", "d"), "a cancelled pipelined request was written")
-          awaitSettled(c)
-          val s = c.nodeStats.head
-          assertEquals((s.inFlight, s.queued, s.lateReplies), (0, 0, 0L), s.toString)
+      FakeServer.withFake(FakeServer.holding("a", lines, release))(f =>
+        body(Held(f, lines, release))
+      )
+
+  /** Runs `body` with a client of a [[Held]] server, its config ([[held]]) adjusted by `adjust`. */
+  private def onHeldServer[T](adjust: MemcachedConfig => MemcachedConfig = identity)(
+      body: (MemcachedClient, Held) => Async ?=> T
+  ): T = withHeld(h => withClient(adjust(held(h.fake)))(c => body(c, h)))
+
+  test("a cancelled pipelined request not written yet is never written"):
+    onHeldServer(): (c, h) =>
+      val a = c.pipelined.get("a")
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      // "b" is taken by the writer, which waits for a window slot; "c" waits in the queue
+      val b1 = c.pipelined.set("b", b("x"))
+      val c1 = c.pipelined.set("c", b("x"))
+      assert(awaitUntil(c.nodeStats.head.queued == 1), c.toString)
+      b1.cancel()
+      c1.cancel()
+      intercept[CancellationException](b1.await)
+      intercept[CancellationException](c1.await)
+      h.release.countDown()
+      assertEquals(a.await.toOption.map(_.string), Some("v"))
+      assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+      val keys = h.lines.asScala.toSeq.map(_.split(' ')(1))
+      assertEquals(keys, Seq("a", "d"), "a cancelled pipelined request was written")
+      awaitSettled(c)
+      val s = c.nodeStats.head
+      assertEquals((s.inFlight, s.queued, s.lateReplies), (0, 0, 0L), s.toString)
 
   test("the reply to a cancelled written pipelined request is discarded and counted late"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        withClient(held(fake)): c =>
-          val a = c.pipelined.get("a")
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-          a.cancel()
-          intercept[CancellationException](a.await)
-          release.countDown()
-          assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
-          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
-          awaitSettled(c)
-          val s = c.nodeStats.head
-          assertEquals((s.inFlight, s.lateReplies, s.reconnects), (0, 1L, 0L), s.toString)
+    onHeldServer(): (c, h) =>
+      val a = c.pipelined.get("a")
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      a.cancel()
+      intercept[CancellationException](a.await)
+      h.release.countDown()
+      assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
+      assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+      awaitSettled(c)
+      val s = c.nodeStats.head
+      assertEquals((s.inFlight, s.lateReplies, s.reconnects), (0, 1L, 0L), s.toString)
 
   test("a future nobody awaits fails with Timeout at its deadline; its late reply is counted"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        withClient(held(fake)): c =>
-          val a = c.pipelined.get("a", deadline = 50.millis)
-          assert(awaitUntil(a.poll().isDefined), c.toString) // completes with no one waiting
-          assert(a.poll().get.failed.get.isInstanceOf[Timeout], a.poll().toString)
-          assertEquals(c.nodeStats.head.timeouts, 1L)
-          release.countDown()
-          assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
-          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+    onHeldServer(): (c, h) =>
+      val a = c.pipelined.get("a", deadline = 50.millis)
+      assert(awaitUntil(a.poll().isDefined), c.toString) // completes with no one waiting
+      assert(a.poll().get.failed.get.isInstanceOf[Timeout], a.poll().toString)
+      assertEquals(c.nodeStats.head.timeouts, 1L)
+      h.release.countDown()
+      assert(awaitUntil(c.nodeStats.head.lateReplies == 1), c.toString)
+      assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
 
   test("the default deadline fails requests in flight, held by the writer and queued"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        withClient(held(fake).copy(deadline = 200.millis)): c =>
-          val a = c.pipelined.get("a") // written, its answer held by the server
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-          val b1 = c.pipelined.get("b") // held by the writer: the window is full
-          val c1 = c.pipelined.get("c") // queued behind it
-          // in every place a request can wait, the connection's sweep fails it by its deadline
-          for f <- Seq(a, b1, c1) do intercept[Timeout](f.await)
-          assertEquals(c.nodeStats.head.timeouts, 3L)
-          release.countDown()
-          assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
-          assertEquals(lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a", "d"))
+    onHeldServer(_.copy(deadline = 200.millis)): (c, h) =>
+      val a = c.pipelined.get("a") // written, its answer held by the server
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      val b1 = c.pipelined.get("b") // held by the writer: the window is full
+      val c1 = c.pipelined.get("c") // queued behind it
+      // in every place a request can wait, the connection's sweep fails it by its deadline
+      for f <- Seq(a, b1, c1) do intercept[Timeout](f.await)
+      assertEquals(c.nodeStats.head.timeouts, 3L)
+      h.release.countDown()
+      assertEquals(c.pipelined.get("d").await.toOption.map(_.string), Some("v"))
+      assertEquals(h.lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a", "d"))
 
   test("the sweep looks past requests with a timer of their own or already done"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        val config = held(fake).copy(deadline = 200.millis, maxInFlight = 10)
-        withClient(config): c =>
-          val own = c.pipelined.get("a", deadline = 1.hour) // its own timer, held by the server
-          assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-          val gone = c.pipelined.get("x") // in flight behind it; its caller gives up
-          gone.cancel()
-          val swept = c.pipelined.get("y") // default deadline, behind both
-          intercept[Timeout](swept.await)
-          release.countDown()
-          assertEquals(own.await.toOption.map(_.string), Some("v"))
+    onHeldServer(_.copy(deadline = 200.millis, maxInFlight = 10)): (c, h) =>
+      val own = c.pipelined.get("a", deadline = 1.hour) // its own timer, held by the server
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      val gone = c.pipelined.get("x") // in flight behind it; its caller gives up
+      gone.cancel()
+      val swept = c.pipelined.get("y") // default deadline, behind both
+      intercept[Timeout](swept.await)
+      h.release.countDown()
+      assertEquals(own.await.toOption.map(_.string), Some("v"))
 
   test("calls racing a connection's close all complete: none is left in a closed queue"):
     Async.blocking:
@@ -262,17 +257,14 @@ class PipelinedSuite extends munit.FunSuite, weft.testing.Deadlined:
               case Failure(e)                                  => fail("unexpected failure", e)
 
   test("closing the client fails every pending pipelined future with ClientClosed"):
-    Async.blocking:
-      val lines = ConcurrentLinkedQueue[String]()
-      val release = CountDownLatch(1)
-      FakeServer.withFake(FakeServer.holding("a", lines, release)): fake =>
-        val c = MemcachedClient.open(held(fake))
-        val pending = c.pipelined.get("a") +: (0 until 10).map(i => c.pipelined.get(s"k$i"))
-        assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
-        c.close()
-        release.countDown()
-        pending.foreach(f => intercept[ClientClosed](f.await))
-        assertEquals(lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a"))
+    withHeld: h =>
+      val c = MemcachedClient.open(held(h.fake))
+      val pending = c.pipelined.get("a") +: (0 until 10).map(i => c.pipelined.get(s"k$i"))
+      assert(awaitUntil(c.nodeStats.head.inFlight == 1), c.toString)
+      c.close()
+      h.release.countDown()
+      pending.foreach(f => intercept[ClientClosed](f.await))
+      assertEquals(h.lines.asScala.toSeq.map(_.split(' ')(1)), Seq("a"))
 
   test("random cancellation of pipelined calls: every other call reads its own value"):
     onServer(Protocol.Meta): c =>

@@ -255,12 +255,14 @@ object MemcachedWorkloads:
     seed = "beyond seed 004: a 3-server Ketama cluster",
     runner = benchClass("MemcachedCluster3Bench", measured = 10, preloadSetup),
     notInQuick = true,
-    quickWhy = "no target; its multiget regime is memcached-multiget-50's",
+    quickWhy = "its multiget regime is memcached-multiget-50's (quick mode's); its target is " +
+      "judged in --full and under --only",
     unit = "ops/s",
     higherIsBetter = true,
     threads = Seq(32),
     threadSetup = threadSetup,
     contenders = Seq(weft, spyAscii, spyBinary, xmemAscii, xmemBinary),
+    targets = Seq(Target.AheadOfPeers(1.2)),
     requires = Seq(server),
     notes = "Three fresh servers per fork (the flags below). weft, spymemcached (KETAMA_HASH " +
       "consistent locator) and xmemcached (KetamaMemcachedSessionLocator, nginx-compatible " +
