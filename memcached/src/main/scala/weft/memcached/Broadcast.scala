@@ -24,6 +24,7 @@ private[memcached] object Broadcast:
     if client.isClosed then throw ClientClosed("the client is closed")
     val sent = nodes.map(n => (n, mk().send(client, n, due, deadline)))
     try
+      Request.awaitEvery(sent.map(_._2))
       sent.map: (n, r) =>
         n.counters.node -> (
           try Success(r.awaitCall())

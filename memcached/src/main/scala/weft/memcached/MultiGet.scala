@@ -3,9 +3,7 @@ package weft.memcached
 import java.util.concurrent.CancellationException
 import scala.collection.immutable.ArraySeq
 import scala.concurrent.duration.FiniteDuration
-import java.util.concurrent.atomic.AtomicInteger
-import scala.util.{Success, Try}
-import weft.{Async, Listener, Promise, await}
+import weft.Async
 import weft.internal.runtime.DurationText
 
 /**
@@ -57,7 +55,7 @@ private[memcached] object MultiGet:
     val requests = sent.result()
     var hits = Map.empty[String, Hit]
     try
-      awaitEvery(requests)
+      Request.awaitEvery(requests)
       for r <- requests do
         try
           val h = r.awaitCall()
@@ -70,23 +68,6 @@ private[memcached] object MultiGet:
         requests.foreach(_.cancel())
         throw c
     MultiGetResult(hits, failures)
-
-  /**
-   * Waits until every chunk is done, however it ended, waking once: awaiting the chunks one by
-   * one woke the caller once per chunk that was still pending, a platform thread's park and
-   * wake-up each (`memcached-cluster-3`, three nodes). A cancelled caller is thrown out of the
-   * wait; [[run]] then abandons the chunks.
-   */
-  private def awaitEvery(requests: Seq[MultiGetRequest])(using Async): Unit =
-    val pending = requests.filterNot(_.isDone)
-    if pending.length > 1 then
-      val all = Promise[Unit]()
-      val remaining = AtomicInteger(pending.length)
-      val l = Listener[Try[Map[String, Hit]]]: (_, _) =>
-        if remaining.decrementAndGet() == 0 then all.tryComplete(Success(())): Unit
-      pending.foreach(_.onComplete(l))
-      try all.future.await
-      finally pending.foreach(_.dropListener(l))
 
   /** `keys` without repeats, in their order; copied only if some key repeats. */
   private def distinct(keys: Iterable[String]): IndexedSeq[String] =

@@ -2,8 +2,9 @@ package weft.memcached
 
 import java.util.concurrent.CancellationException
 import scala.concurrent.duration.FiniteDuration
+import java.util.concurrent.atomic.AtomicInteger
 import scala.util.{Failure, Success, Try}
-import weft.Async
+import weft.{Async, Listener, Promise, await}
 import weft.internal.futures.CoreFuture
 import weft.internal.runtime.DurationText
 
@@ -137,3 +138,24 @@ abstract private[memcached] class Request[T] extends CoreFuture[T]:
     Timeout(
       s"${node.counters.node}: $this not sent, the call's deadline (${DurationText(deadline)}) passed first"
     )
+
+/** Waiting for several requests. */
+private[memcached] object Request:
+
+  /**
+   * Waits until every one of `requests` is done, however it ended, waking once: awaiting them
+   * one by one woke the caller once per request still pending, a platform thread's park and
+   * wake-up each (`memcached-cluster-3`: a multi-get's three chunks). A cancelled caller is
+   * thrown out of the wait; the caller then abandons the requests. Used by [[MultiGet]] and
+   * [[Broadcast]].
+   */
+  def awaitEvery(requests: Seq[Request[?]])(using Async): Unit =
+    val pending = requests.filterNot(_.isDone)
+    if pending.length > 1 then
+      val all = Promise[Unit]()
+      val remaining = AtomicInteger(pending.length)
+      val l = Listener[Any]: (_, _) =>
+        if remaining.decrementAndGet() == 0 then all.tryComplete(Success(())): Unit
+      pending.foreach(_.onComplete(l))
+      try all.future.await
+      finally pending.foreach(_.dropListener(l))
