@@ -30,12 +30,7 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
 
   /** Appends `len` bytes of `src` from `off`. */
   def feed(src: Array[Byte], off: Int, len: Int): Unit =
-    if end + len > buf.length then
-      System.arraycopy(buf, start, buf, 0, end - start)
-      end -= start
-      start = 0
-      if end + len > buf.length then
-        buf = java.util.Arrays.copyOf(buf, math.max(buf.length * 2, end + len))
+    room(len)
     System.arraycopy(src, off, buf, end, len)
     end += len
 
@@ -52,15 +47,19 @@ final private[memcached] class ReplyParser(maxLine: Int, maxData: Int):
       if n > 0 then filled += n
       n
     else
-      if buf.length - end < ReplyParser.MinRead then
-        System.arraycopy(buf, start, buf, 0, end - start)
-        end -= start
-        start = 0
-        if buf.length - end < ReplyParser.MinRead then
-          buf = java.util.Arrays.copyOf(buf, buf.length * 2)
+      room(ReplyParser.MinRead)
       val n = ch.read(java.nio.ByteBuffer.wrap(buf, end, buf.length - end))
       if n > 0 then end += n
       n
+
+  /** Makes room for `len` more bytes after `end`: moves the unread bytes to the front, then grows. */
+  private def room(len: Int): Unit =
+    if end + len > buf.length then
+      System.arraycopy(buf, start, buf, 0, end - start)
+      end -= start
+      start = 0
+      if end + len > buf.length then
+        buf = java.util.Arrays.copyOf(buf, math.max(buf.length * 2, end + len))
 
   /** The number of bytes fed and not yet consumed by a reply (for tests). */
   def buffered: Int = end - start + filled
